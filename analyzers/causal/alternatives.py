@@ -10,7 +10,9 @@ not installed"). Candidates, most telling first:
   rule's first, and those it gives only under a condition (`also_if`) when the bundle shows
   the condition's evidence (an AI CPU exception is a collective's only beside a collective's
   lines; a lost GPU is a hang only when a rank stalled or a watchdog says so);
-- the label of the first error's own line when a rank-pattern verdict overrode it;
+- the label of the first error's own line when a rank-pattern verdict overrode it; a verdict
+  that names its own neighbours (`Verdict.neighbours`: a rank that said it was leaving is no
+  process death) offers those in place of the first error's rule's;
 - other lines of the same block and other ranks' top lines that carry another label,
   including a line that stepped aside for the first error (`yields_to`) unless that line only
   opens the report the first error details (`headline`: a device report's opening words
@@ -47,6 +49,7 @@ from analyzers.core.report import UNLABELLED, Alternative
 from analyzers.core.types import Correlation, ErrorRef, EventKind, FileScan, RankStatus
 
 if TYPE_CHECKING:
+    from analyzers.causal.verdict import Verdict
     from analyzers.classify.matches import Match
     from analyzers.classify.rules import NeighbourEvidence, Signature
 
@@ -113,14 +116,17 @@ def alternatives(
     line_category: str | None = None,
     scans: Sequence[FileScan] = (),
     correlation: Correlation | None = None,
+    verdict: Verdict | None = None,
 ) -> list[Alternative]:
     """Up to two (label, evidence, score) other than `category`, best first; `scans` is the
     bundle, where a conditional neighbour's evidence and the first error's frames are read, and
-    `correlation` says whether a rank stalled (evidence a neighbour can ask for)."""
+    `correlation` says whether a rank stalled (evidence a neighbour can ask for). A `verdict`
+    that names its neighbours speaks for the job in place of the first error's rule."""
     ceiling = max(round(max(confidence - BELOW_CHOSEN, confidence / 2), 2), 0.0)
     picked: dict[str, Alternative] = {}
     shown = _Shown(chain, scans, correlation)
-    for candidate, named in _candidates(chain, confidence, line_category, shown, scans):
+    ruled = verdict if verdict is not None and verdict.neighbours is not None else None
+    for candidate, named in _candidates(chain, confidence, line_category, shown, scans, ruled):
         if candidate.category in (category, "healthy"):
             continue
         if candidate.category == UNLABELLED and not named:
@@ -131,6 +137,8 @@ def alternatives(
         if known is None or candidate.score > known.score:
             picked[candidate.category] = candidate  # the strongest evidence per label
     ranked = [alt for alt in sorted(picked.values(), key=lambda alt: -alt.score) if alt.score > 0]
+    if ruled is not None:
+        return ranked[:MAX_ALTERNATIVES]
     return _keep_guide_neighbour(ranked[:MAX_ALTERNATIVES], ranked, chain, shown)
 
 
@@ -159,12 +167,18 @@ def _candidates(
     line_category: str | None,
     shown: _Shown,
     scans: Sequence[FileScan],
+    ruled: Verdict | None = None,
 ) -> Iterator[tuple[Alternative, bool]]:
     """Each candidate with whether the guide or the first error's own line names its label
-    (only such a candidate may offer `other`)."""
+    (only such a candidate may offer `other`). Under a verdict that names its own neighbours
+    (`ruled`), those stand for the first error's rules' neighbours."""
     first = chain.first
     if first is None:
         return
+    if ruled is not None and ruled.neighbours is not None:
+        for label in ruled.neighbours:
+            said = ruled.reason
+            yield Alternative(label, said.en, confidence * GUIDE_SHARE, said.zh), True
     if line_category:
         yield _from_line(first, line_category, confidence), True
     for match in first.matches[1:]:
@@ -182,7 +196,8 @@ def _candidates(
             for label in info.also:  # the neighbours the guide names for the code's label
                 yield replace(alt, category=label, score=share * GUIDE_SHARE), True
     spoken = _code_speaks(first)
-    for match in first.matches:  # the deciding rule's neighbours, then the other matches'
+    # the deciding rule's neighbours, then the other matches' (a verdict's own stand for them)
+    for match in first.matches if ruled is None else ():
         share = GUIDE_SHARE if match is first.matches[0] else GUIDE_SHARE * match.weight / 100
         for label in shown.neighbours(match.signature):
             if spoken and match.signature.category_from_code and label in match.signature.also:

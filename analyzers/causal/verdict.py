@@ -18,3 +18,6 @@ class Verdict:
     confidence: float
     culprits: tuple[int, ...]
     reason: Said
+    # the neighbours the guide names for this reading; when set they replace the first error's
+    # own rule's neighbours, which the ranks' pattern has ruled out (`causal.alternatives`)
+    neighbours: tuple[str, ...] | None = None

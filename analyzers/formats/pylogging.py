@@ -63,6 +63,9 @@ submitit INFO (2026-12-04 19:00:48,994) - Starting with JobEnvironment(...)
 12/04/2026 10:11:12 - ERROR - __main__ - ...
                                           (the Hugging Face example scripts: month-first
                                            date, level, logger name, ` - `)
+2026-12-07 09:32:54,039 - INFO - rank 1 - ...
+                                          (the same order under logging's ISO time, the
+                                           name field a rank label read as the rank)
 [2026-12-04 19:46:19.112: C smp/torch/worker.py:110] [17] Hit an exception ...
                                           (SageMaker's distributed libraries: time and a
                                            level letter, C for critical, with the source
@@ -269,6 +272,12 @@ HEADERS = (
     header(
         NAME,
         r"(?P<ts>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d(?:[.,]\d+)?) - " + _LEVEL + r" - [\w.]+ - ",
+    ),
+    # the same order under logging's default ISO time (`%(asctime)s - %(levelname)s - %(name)s -
+    # %(message)s`), the name field often the rank itself (`- INFO - rank 1 - `)
+    header(
+        NAME,
+        r"(?P<ts>" + _DATE + r") - " + _LEVEL + r" - (?:(?i:rank)[ _]?(?P<rank>\d+)|[\w.]+) - ",
     ),
     header(
         NAME,

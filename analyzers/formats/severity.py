@@ -77,6 +77,8 @@ class Prefilter:
     warning_skipped_collectives: re.Pattern[str] | None = None
     pending_words: re.Pattern[str] | None = None
     closing_words: re.Pattern[str] | None = None
+    leaving_words: re.Pattern[str] | None = None  # a rank saying it leaves on purpose
+    leaving_failures: re.Pattern[str] | None = None  # ... unless the line names a failure
     path_folders: re.Pattern[str] | None = None
     state_dumps: re.Pattern[str] | None = None  # state records written when a program fails
     side_services: re.Pattern[str] | None = None  # a library's optional helper that failed
@@ -112,6 +114,8 @@ def load_prefilter() -> Prefilter:
         warning_skipped_collectives=_optional(str(data.get("warning_skipped_collectives") or "")),
         pending_words=_optional(str(data.get("pending_words") or "")),
         closing_words=_optional(_squash(data.get("closing_words") or ""), re.IGNORECASE),
+        leaving_words=_optional(_squash(data.get("leaving_words") or ""), re.IGNORECASE),
+        leaving_failures=_optional(_squash(data.get("leaving_failures") or ""), re.IGNORECASE),
         path_folders=_optional(str(data.get("path_folders") or "")),
         state_dumps=_optional(str(data.get("state_dumps") or "")),
         side_services=_optional(str(data.get("side_services") or "")),

@@ -146,7 +146,9 @@ def _from_first_error(
         culprit_ranks=culprits,
         last_common_checkpoint=correlation.last_common_checkpoint,
         evidence=evidence_of(chain),
-        alternatives=alternatives(chain, category, confidence, line_category, scans, correlation),
+        alternatives=alternatives(
+            chain, category, confidence, line_category, scans, correlation, verdict
+        ),
     )
     _say_culprit_note(diagnosis, note)
     story = _story(chain, verdict, diagnosis, codes, correlation, note)

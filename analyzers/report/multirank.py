@@ -285,6 +285,7 @@ def correct(
         _rank_started_twice,
         _timeout_shorter,
         _diverged_wait,
+        _left_on_purpose,
         _silent_deaths,
         _world_too_large,
     )
@@ -359,6 +360,38 @@ def _diverged_wait(
     ranks = tuple(correlation.divergent_ranks)
     reason = divergence_said(correlation) or say("verdict.other_path", ranks=ranks_said(ranks))
     return Verdict("multirank.diverged", "hccl", "communication", 0.6, ranks, reason)
+
+
+LEFT_EARLY = "multirank.left_early"  # ranks that said they leave while their peers lost them
+
+
+def _left_on_purpose(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """Peers lost the ranks the chain blamed, and each of those ranks wrote no error line and
+    ended its log saying, below error level, that it leaves (`formats.leaving`): it left its
+    loop on purpose (its data ran out, it thought its work done) while the others still ran
+    collectives, so the ranks ran different numbers of them (labelling guide, "A rank that
+    exits without a word"). The lost connection stays the first error; the label is `hccl`,
+    more certain than a lost peer alone, and no process death is offered beside it."""
+    first = chain.first
+    if first is None or category != "hccl" or not chain.culprit_ranks:
+        return None
+    if not any(match.signature.peer_gone for match in first.matches):
+        return None
+    said: dict[int, str] = {}
+    for rank in chain.culprit_ranks:
+        own = [scan for scan in scans if scan.info.rank == rank and scan.info.kind in _JOB_LOGS]
+        if any(event.kind == EventKind.ERROR for scan in own for event in scan.events):
+            return None
+        left = [scan.facts["left_at_end"] for scan in own if "left_at_end" in scan.facts]
+        if not left:
+            return None
+        said[rank] = left[0]["text"]
+    ranks = tuple(chain.culprit_ranks)
+    text = said[ranks[0]]
+    reason = say("verdict.left_early", ranks=ranks_said(ranks), text=text)
+    return Verdict(LEFT_EARLY, "hccl", "communication", 0.6, ranks, reason, ("config",))
 
 
 def _silent_deaths(

@@ -50,6 +50,7 @@ from analyzers.formats.flattened import split_flattened
 from analyzers.formats.glued import split_glued
 from analyzers.formats.hints import HeadHints
 from analyzers.formats.indented import IndentedMessageTracker
+from analyzers.formats.leaving import left_at_end
 from analyzers.formats.lines import parse_line
 from analyzers.formats.memory_checker import MemoryCheckerTracker
 from analyzers.formats.native_frames import SOURCE as NATIVE_SOURCE
@@ -511,10 +512,11 @@ class _FileScanner(ScanSink):
                 self.ranks_seen[rank] += count
 
     def _read_quiet_end(self) -> None:
-        """A job log with no error line is read at its end, its tail parsed once for the three
+        """A job log with no error line is read at its end, its tail parsed once for the
         readers, each only while no error line is known: a plain-words refusal
         (`formats.refusal`), a traceback cut before its exception (`formats.cut_traceback`),
-        a step announced and never finished (`formats.pending`). A CANN log (plog) is read
+        a step announced and never finished (`formats.pending`), a rank that said it leaves on
+        purpose (`formats.leaving`). A CANN log (plog) is read
         only for the native frames it may end on (`formats.native_frames`)."""
         if self.info.kind in CANN_KINDS and not self.kept[EventKind.ERROR]:
             tail = LazyTail(self.previous_tail, self._parse)
@@ -541,6 +543,9 @@ class _FileScanner(ScanSink):
         pending = None if self.kept[EventKind.ERROR] else pending_at_end(tail, self.prefilter)
         if pending is not None:
             self.facts["pending_at_end"] = {"line": pending[0], "text": pending[1].message.strip()}
+        left = None if self.kept[EventKind.ERROR] else left_at_end(tail, self.prefilter)
+        if left is not None:
+            self.facts["left_at_end"] = {"line": left[0], "text": left[1].message.strip()}
 
     def _keep_quiet_tail(self) -> None:
         """A job log with no error line keeps its last lines as error events, for the bundle

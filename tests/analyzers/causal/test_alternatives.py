@@ -3,13 +3,19 @@ the chosen label's confidence (docs/labelling.md#alternatives-and-confidence).""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from analyzers import AnalyzeOptions, analyze
+from analyzers.causal.alternatives import alternatives
+from analyzers.causal.chain import CausalChain
+from analyzers.causal.verdict import Verdict
+from analyzers.core.phrases import Said
 from tests.analyzers.causal.test_culprits_nodes import diagnose as nodes_diagnose
 from tests.analyzers.causal.test_culprits_nodes import lost_peer, progress
+from tests.analyzers.classified import line, signature
 from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 from tests.analyzers.failures.test_operator_failures import CASES as OPERATOR_CASES
 from tests.analyzers.job_bundles import pack
@@ -453,3 +459,31 @@ def test_the_learned_words_are_offered_beside_the_hints_answer_with_their_eviden
     assert "oom.kv_cache_no_room" in oom.evidence
     assert oom.evidence_zh
     assert 0 < oom.score < diagnosis.confidence
+
+
+def _lost_peer_chain() -> CausalChain:
+    """A chain whose first error is a lost peer, read by a rule that names `device_fault`."""
+    gone = signature("peer.closed", "hccl", weight=30, role="cascade", peer_gone=True)
+    gone = replace(gone, also=("device_fault",))
+    return CausalChain(first=line(gone, rank=0))
+
+
+def test_a_verdict_that_names_its_neighbours_speaks_in_place_of_the_rule() -> None:
+    """Labelling guide, "A rank that exits without a word": the ranks' pattern showed the lost
+    rank left on purpose, so the lost peer's process-death neighbour is ruled out and the
+    verdict's own (`config`) is offered, with the verdict's reason as its evidence."""
+    reason = Said("rank 1 said it was leaving", "rank 1 打印了自己要退出")
+    left = Verdict("multirank.left_early", "hccl", "communication", 0.6, (1,), reason, ("config",))
+    offered = alternatives(_lost_peer_chain(), "hccl", 0.6, "hccl", verdict=left)
+    assert [alt.category for alt in offered] == ["config"]
+    assert offered[0].evidence == reason.en
+    assert 0 < offered[0].score < 0.6
+
+
+def test_a_verdict_without_neighbours_keeps_the_rules() -> None:
+    """Counterexample: a verdict that names none (most rank-pattern readings) leaves the first
+    error's rule's neighbours as they were."""
+    reason = Said("ranks 2, 3 took another path", "ranks 2, 3 走了另一条代码路径")
+    other = Verdict("multirank.diverged", "hccl", "communication", 0.6, (2, 3), reason)
+    offered = alternatives(_lost_peer_chain(), "hccl", 0.6, "hccl", verdict=other)
+    assert "device_fault" in [alt.category for alt in offered]

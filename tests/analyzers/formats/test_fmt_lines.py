@@ -939,6 +939,34 @@ def test_torchrun_local_rank_and_writer_key():
     assert line.time == datetime(2026, 11, 29, 7, 25, 36, 861000)
 
 
+def test_logging_level_then_name_between_dashes_under_an_iso_time():
+    """logging's `%(asctime)s - %(levelname)s - %(name)s - %(message)s` with its default ISO
+    time, the name field a rank label (`rank 1`) or a logger: the time, the level and the rank
+    are the header's, the words after the third dash the message. Before, only the month-first
+    date of the Hugging Face scripts was read in this order, so a gloo job logging so had no
+    level on any line and its rank's departure could not be told from an error."""
+    ranked = parse_line(
+        "2026-12-07 09:32:54,039 - INFO - rank 1 - no more batches in shard, finishing"
+    )
+    assert (ranked.level, ranked.rank) == ("INFO", 1)
+    assert ranked.message == "no more batches in shard, finishing"
+    assert ranked.time == datetime(2026, 12, 7, 9, 32, 54, 39000)
+    named = parse_line("2026-12-07 09:32:54,039 - ERROR - trainer - shard part-3 is empty")
+    assert (named.level, named.rank, named.message) == ("ERROR", None, "shard part-3 is empty")
+
+
+def test_a_name_before_the_level_between_dashes_keeps_its_reading():
+    """Counterexample: the cookbook's own order (`- name - LEVEL - `, lmdeploy's) is read as
+    before: the message starts after the level, the logger's name is no part of it."""
+    line = parse_line(
+        "2025-01-28 18:45:18,768 - lmdeploy - ERROR - model_agent.py:735 - Rank[2] failed."
+    )
+    assert line.level == "ERROR"
+    assert line.message.startswith("model_agent.py:735")
+    free = parse_line("2026-12-07 09:32:54,039 - see INFO - above - for details")
+    assert free.level is None
+
+
 @pytest.mark.parametrize("tag", ["[rank 3]", "[RANK 3]", "[rank_3]"])
 def test_a_logging_rank_tag_written_with_a_space_keeps_the_lines_time(tag):
     """A job's formatter that writes the rank as `[rank 3]` (an f-string `[rank {rank}]`) is

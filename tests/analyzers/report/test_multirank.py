@@ -359,3 +359,79 @@ def test_one_rank_whose_log_is_not_in_the_bundle_keeps_the_lost_peers_reading(
     diagnosis = analyze(_lost_peer_job(tmp_path, 2, None), AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.category == "hccl"
     assert diagnosis.culprit_ranks == [2]
+
+
+def _left_early_job(tmp_path: Path, last_words: str | None) -> Path:
+    """Four gloo ranks logging `%(asctime)s - %(levelname)s - rank N - %(message)s`: all run
+    steps 0-2; rank 1 then logs `last_words` (a `- LEVEL - message` tail) or nothing and ends,
+    while ranks 0, 2, 3 enter step 3 and lose it in their first all_reduce."""
+
+    def stamp(rank: int, n: int) -> str:
+        return f"2026-12-07 09:32:{10 + n // 20:02d},{(n * 37 + rank) % 1000:03d} - "
+
+    def progress(rank: int, extra: list[str]) -> list[str]:
+        words = ["INFO - load weights passed"]
+        for step in range(3):
+            for layer in range(2):
+                words += [f"INFO - layer {layer} {part} passed" for part in PARTS_OF_LAYER]
+                words.append(f"INFO - layer {layer} passed")
+            words.append(f"INFO - step {step} done loss=6.9454")
+        words += extra
+        return [
+            stamp(rank, n) + w.replace(" - ", f" - rank {rank} - ", 1) for n, w in enumerate(words)
+        ]
+
+    lost = [
+        "Traceback (most recent call last):",
+        '  File "/srv/train/train.py", line 113, in attention',
+        "    dist.all_reduce(out)",
+        f"RuntimeError: {CLOSED}",
+    ]
+    files = {"env.txt": "WORLD_SIZE=4\nMASTER_ADDR=127.0.0.1\n"}
+    for rank in (0, 2, 3):
+        head = progress(rank, ["INFO - layer 0 norm passed"])
+        files[f"log_{rank}.log"] = "\n".join(head + [f"[rank{rank}]: {t}" for t in lost]) + "\n"
+    files["log_1.log"] = "\n".join(progress(1, [last_words] if last_words else [])) + "\n"
+    return pack(tmp_path / "job.tar.gz", files, "job-fd95")
+
+
+PARTS_OF_LAYER = ("norm", "attention", "mlp")
+
+
+def test_a_rank_that_said_it_was_leaving_ran_fewer_collectives(tmp_path: Path) -> None:
+    """Labelling guide, "A rank that exits without a word": rank 1 logs at INFO that its shard
+    has no more batches and leaves; its peers lose it in the next step. The lost connection
+    stays the first error, the label `hccl` (the ranks ran different numbers of collectives)
+    with more certainty than a lost peer alone, rank 1 the culprit, and no process death is
+    offered beside it, the data's split (`config`) is."""
+    path = _left_early_job(tmp_path, "INFO - no more batches in shard, finishing")
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [1]
+    assert diagnosis.first_error is not None
+    assert "Connection closed by peer" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+    assert "device_fault" not in alternative_labels(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
+    assert "no more batches in shard, finishing" in diagnosis.root_cause
+
+
+def test_a_rank_that_stopped_without_saying_so_may_have_been_killed(tmp_path: Path) -> None:
+    """Counterexample: rank 1's log ends on its last checkpoint with no word of leaving: it may
+    as well have been killed, so the lost peer keeps its low confidence and its `device_fault`
+    neighbour."""
+    diagnosis = analyze(_left_early_job(tmp_path, None), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [1]
+    assert diagnosis.confidence < 0.5
+    assert "device_fault" in alternative_labels(diagnosis)
+
+
+def test_a_rank_that_logged_its_departure_as_an_error_failed_on_its_own(tmp_path: Path) -> None:
+    """Counterexample: the same words at ERROR are the rank's own failure (its rule reads the
+    line), not a rank leaving on purpose: that line is the first error."""
+    path = _left_early_job(tmp_path, "ERROR - no more batches in shard, exiting")
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.first_error is not None
+    assert "no more batches in shard" in diagnosis.first_error.text
+    assert "said it was leaving" not in diagnosis.root_cause
