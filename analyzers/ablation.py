@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzers.classify.events import match_line
+from analyzers.classify.line_matches import match_line
 from analyzers.classify.rules import load_knowledge, signatures_disabled
 from analyzers.eval import report_of
 from analyzers.formats.lines import parse_line

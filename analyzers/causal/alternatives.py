@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING
 from analyzers.causal import fallback
 from analyzers.causal.chain import CausalChain
 from analyzers.causal.labels import unread_words
-from analyzers.classify.events import TIER_WRAPPER, Classified
+from analyzers.classify.matches import Classified
+from analyzers.classify.tiers import TIER_WRAPPER
 from analyzers.core.phrases import say
 from analyzers.core.report import UNLABELLED, Alternative
 from analyzers.core.types import Correlation, ErrorRef, EventKind, FileScan, RankStatus

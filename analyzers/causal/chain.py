@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from analyzers.classify.events import TIER_CAUSE, TIER_UNKNOWN, TIER_WRAPPED_CAUSE, Classified
+from analyzers.classify.matches import Classified
+from analyzers.classify.tiers import TIER_CAUSE, TIER_UNKNOWN, TIER_WRAPPED_CAUSE
 from analyzers.core.checkpoint_timeline import epoch as epoch_of
 from analyzers.core.phrases import Said
 

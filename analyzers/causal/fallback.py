@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from analyzers.causal.first_error import CausalChain
+from analyzers.causal.chain import CausalChain
 from analyzers.causal.frames import frames_above, traceback_field
 from analyzers.classify.errorcodes import normalise_code
-from analyzers.classify.events import Classified
 from analyzers.classify.hints import defensible, vote
+from analyzers.classify.matches import Classified
 from analyzers.classify.rules import load_knowledge
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.core.types import FileScan

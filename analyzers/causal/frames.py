@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzers.classify.events import FRAME_SOURCE, TIER_UNKNOWN, Classified
 from analyzers.classify.hints import place_vote
+from analyzers.classify.matches import Classified
+from analyzers.classify.tiers import FRAME_SOURCE, TIER_UNKNOWN
 from analyzers.core.types import EventKind, FileScan
 
 FRAME_WINDOW = 60  # lines above the first error searched for its traceback frame

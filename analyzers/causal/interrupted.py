@@ -26,7 +26,8 @@ import re
 from collections.abc import Collection, Sequence
 
 from analyzers.causal.chain import Blame, CausalChain
-from analyzers.classify.events import TIER_CASCADE, TIER_GENERIC, Classified
+from analyzers.classify.matches import Classified
+from analyzers.classify.tiers import TIER_CASCADE, TIER_GENERIC
 from analyzers.core.phrases import say, several
 
 _BARE = re.compile(r"^\s*KeyboardInterrupt\b")

@@ -22,12 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from analyzers.causal import fallback
-from analyzers.causal.first_error import CausalChain
-from analyzers.classify.events import FRAME_SOURCE, TIER_WRAPPER, TRACEBACK_SOURCE
+from analyzers.causal.chain import CausalChain
 from analyzers.classify.hints import is_chatter
 from analyzers.classify.matches import Classified
 from analyzers.classify.rules import Signature
 from analyzers.classify.taxonomy import TAXONOMY
+from analyzers.classify.tiers import FRAME_SOURCE, TIER_WRAPPER, TRACEBACK_SOURCE
 from analyzers.classify.word_vote import WordReading, read_words
 from analyzers.core.report import UNLABELLED
 from analyzers.core.types import EventKind, FileScan

@@ -25,8 +25,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from analyzers.causal.chain import outwaited
-from analyzers.causal.culprits import global_ranks
-from analyzers.classify.events import TIER_CAUSE, TIER_GENERIC, Classified
+from analyzers.causal.local_ranks import global_ranks
+from analyzers.classify.matches import Classified
+from analyzers.classify.tiers import TIER_CAUSE, TIER_GENERIC
 from analyzers.core.types import Correlation, EventKind, FileScan, RankStatus, RankSummary
 from analyzers.timeline.attempts import Attempts
 

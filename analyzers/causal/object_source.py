@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from analyzers.causal.chain import Blame, CausalChain
 from analyzers.causal.frames import frames_above
-from analyzers.classify.events import Classified
+from analyzers.classify.matches import Classified
 from analyzers.core.phrases import say
 from analyzers.core.types import Correlation, FileScan, RankStatus
 from analyzers.formats.traceback import FRAME_SOURCE

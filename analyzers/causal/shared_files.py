@@ -1,6 +1,6 @@
 """Ranks that write into one file: when their own clocks, not the line order, say who failed first.
 
-One file is one writer's order as a rule (`analyzers.causal.first_error.causal_order`): a
+One file is one writer's order as a rule (`analyzers.causal.line_order.causal_order`): a
 process's C++ and Python clocks may disagree, its lines never lie about their order. A console
 that several ranks print into (a launcher's combined stdout, a paste of several ranks' blocks)
 is several writers, though: each rank's block lands when that rank flushed it or when the user
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
-from analyzers.classify.events import Classified
+from analyzers.classify.matches import Classified
 
 NO_WRITER = -1  # a line of a file read as one writer, or before any rank's line
 

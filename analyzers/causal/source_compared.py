@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzers.classify.events import Classified
+from analyzers.classify.matches import Classified
 from analyzers.core.types import Correlation, RankStatus
 
 

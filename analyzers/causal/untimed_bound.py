@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, OWN_FAILURE_TIERS, epoch
-from analyzers.classify.events import Classified
+from analyzers.classify.matches import Classified
 
 
 def untimed_bounds(items: Sequence[Classified], offsets: Mapping[int, float]) -> dict[int, float]:

@@ -41,8 +41,7 @@ from collections.abc import Mapping, Sequence
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, Blame, CausalChain, epoch
 from analyzers.causal.waited_on import group_hole
 from analyzers.classify.collective_frames import frame_call
-from analyzers.classify.events import Classified
-from analyzers.classify.matches import Match
+from analyzers.classify.matches import Classified, Match
 from analyzers.core.phrases import say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus
 from analyzers.formats.traceback import FRAME_SOURCE

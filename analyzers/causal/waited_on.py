@@ -53,9 +53,9 @@ def singled_out(
     are suspects unless the first error says a peer was running when it failed it
     (`quiet_suspect` false: a message that arrived too long was sent by a live peer).
     `spared` ranks were killed by their launcher while it stopped the job after another
-    rank had failed (`causal.culprits.teardown_killed`): that kill is not why they stopped.
+    rank had failed (`causal.agent_teardown.teardown_killed`): that kill is not why they stopped.
     `stopped` ranks the launcher stopped after a first error that says a peer process went
-    away (`causal.culprits.agent_stopped`): they were alive then, so no quiet suspect."""
+    away (`causal.agent_teardown.agent_stopped`): they were alive then, so no quiet suspect."""
     if correlation is None:
         return None
     everyone = len(correlation.ranks)

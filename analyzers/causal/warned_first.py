@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
-from analyzers.classify.events import TIER_SYMPTOM, TIER_WRAPPER, Classified
+from analyzers.classify.matches import Classified
+from analyzers.classify.tiers import TIER_SYMPTOM, TIER_WRAPPER
 from analyzers.core import regex_programs
 from analyzers.core.types import EventKind
 

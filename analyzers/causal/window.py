@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, epoch
-from analyzers.classify.events import TIER_WRAPPED_CAUSE, Classified
+from analyzers.classify.matches import Classified
+from analyzers.classify.tiers import TIER_WRAPPED_CAUSE
 from analyzers.core.phrases import Said, say
 
 CAUSAL_WINDOW_S = 5.0

@@ -35,7 +35,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from analyzers.classify.events import Classified
+from analyzers.classify.matches import Classified
 from analyzers.core.types import FileScan
 
 # gloo's address key for one rank of a group: <group prefix>//cpu//<n>/<rank>

@@ -22,7 +22,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 
-from analyzers.classify.events import Classified
+from analyzers.classify.matches import Classified
 from analyzers.core.checkpoint_timeline import epoch
 from analyzers.core.types import FileKind, FileScan
 

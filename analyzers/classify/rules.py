@@ -103,14 +103,14 @@ class Signature:
     # ids of lines that must have been printed earlier in the same file for this line to be
     # read as the rule at all: a bare exception whose words say nothing alone (a `TimeoutError`
     # with no message) is the end of a wait only after its writer announced that wait
-    # (classify.events, `_keep_rules_announced_earlier`)
+    # (classify.rule_conditions, `keep_rules_announced_earlier`)
     needs_earlier: tuple[str, ...] = ()
     # the line reports a rank's end: it is that rank's own failure when the rank it names
     # logged no error line itself (else it only summarises the rank's error)
     cause_if_silent: bool = False
     # the line is a process's own record of its end (a fault handler's abort dump): it is that
     # rank's failure when it is the first error line the rank wrote, and echoes an earlier
-    # error of the rank otherwise (causal.first_error.promote_first_own_ends)
+    # error of the rank otherwise (causal.promoted_ends.promote_first_own_ends)
     own_if_first: bool = False
     # the line only echoes that the process it served went away (a helper process finding its
     # parent gone): it never says why, so it offers no reading against a line that does
@@ -121,7 +121,7 @@ class Signature:
     outside_stop: bool = False
     # the writer logs this failure at warning level, the only level it has for failures
     # (NCCL's `WARN`): the line keeps its role's tier instead of losing the warning penalty,
-    # so that a log holding nothing better still cites it (classify.events)
+    # so that a log holding nothing better still cites it (classify.tiers)
     failure_warning: bool = False
     # the line records the launcher giving up before it started any worker process (its
     # rendezvous never completed): when no rank left a line, no rank ran, so none is missing
@@ -148,7 +148,7 @@ class Signature:
     peer_gone: bool = False
     # the line records a rank ended by a stop signal sent from outside (SIGTERM): while the
     # rank's peers timed out waiting for it, it was alive and stalled, and the stop came after
-    # (first_error.promote_silent_ends)
+    # (promoted_ends.promote_silent_ends)
     signalled_stop: bool = False
     # the line says this rank's client never got through to the rendezvous store (its
     # connect timed out): peers whose store waits did reach it were waiting for this rank
@@ -187,16 +187,16 @@ class Signature:
     # the rule holds only for an exception raised under a library this regex finds among the
     # innermost package frames of its traceback (a model hub's client above the HTTP library
     # whose dropped connection it raised): the same words from a collective's socket are not
-    # the rule's (`classify.events`, formats.traceback's `inner_packages`)
+    # the rule's (`classify.rule_conditions`, formats.traceback's `inner_packages`)
     raised_in: re.Pattern[str] | None = None
     # the rule holds only on an exception line whose traceback kept no installed-package frame
     # (a paste cut to the exception itself): with no frame to say where it was raised, the
     # exception's own type speaks (an HTTP client's, which no collective raises); under frames
-    # the rules that read them decide (`classify.events`)
+    # the rules that read them decide (`classify.rule_conditions`)
     unframed: bool = False
     # the rule holds only on a line its writer logged at one of these levels (the parsed
     # level field): a job's own words that it gives up are its failure at ERROR, a report of
-    # its way out at INFO (`classify.events`)
+    # its way out at INFO (`classify.rule_conditions`)
     levels: frozenset[str] = frozenset()
     # the NVIDIA Xid origins the rule reads (`xid_origins`, classify.xid): the listed numbers
     # of those origins, every number the table gives an origin, and whether a number it gives

@@ -24,9 +24,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from analyzers.classify.events import TIER_GENERIC, LineReadings, classify_event, match_line
 from analyzers.classify.hints import is_chatter, vote
+from analyzers.classify.line_matches import LineReadings, match_line
 from analyzers.classify.rules import Knowledge
+from analyzers.classify.tiers import TIER_GENERIC, classify_event
 from analyzers.classify.word_vote import read_words
 from analyzers.core import regex_programs
 from analyzers.core.types import Event, EventKind, FileScan

@@ -30,8 +30,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from analyzers.classify.events import match_line
 from analyzers.classify.hints import load_hints
+from analyzers.classify.line_matches import match_line
 from analyzers.classify.rules import (
     KNOWLEDGE_DIR,
     Knowledge,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from analyzers.causal.first_error import CausalChain
+from analyzers.causal.chain import CausalChain
 from analyzers.classify.errorcodes import CodeInfo
 from analyzers.classify.rules import ActionBook, Knowledge
 from analyzers.core.report import Diagnosis

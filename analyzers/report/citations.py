@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzers.causal.first_error import CausalChain
+from analyzers.causal.chain import CausalChain
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
-from analyzers.classify.events import Classified
+from analyzers.classify.matches import Classified
 from analyzers.classify.rules import Knowledge
 from analyzers.core.report import Evidence
 

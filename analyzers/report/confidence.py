@@ -14,7 +14,8 @@ documented range (EZxxxx -> operator layer, 561xxx -> aclnn) is too coarse to vo
 from __future__ import annotations
 
 from analyzers.causal.chain import CausalChain
-from analyzers.classify.events import (
+from analyzers.classify.matches import Classified
+from analyzers.classify.tiers import (
     TIER_CASCADE,
     TIER_CAUSE,
     TIER_GENERIC,
@@ -23,7 +24,6 @@ from analyzers.classify.events import (
     TIER_UNMATCHED,
     TIER_WRAPPED_CAUSE,
     TIER_WRAPPER,
-    Classified,
 )
 from analyzers.core.report import UNLABELLED
 from analyzers.report.multirank import Verdict

@@ -12,17 +12,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.causal.alternatives import alternatives
-from analyzers.causal.first_error import CausalChain, find_first_error, unread_errors_chain
+from analyzers.causal.chain import CausalChain
+from analyzers.causal.first_error import find_first_error, unread_errors_chain
 from analyzers.causal.labels import first_error_reading
 from analyzers.causal.stalled import STALLED
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
-from analyzers.classify.events import (
-    TIER_UNKNOWN,
-    Classified,
-    classify_scans,
-    ended_on_error,
-)
+from analyzers.classify.events import classify_scans
+from analyzers.classify.matches import Classified
+from analyzers.classify.process_ends import ended_on_error
 from analyzers.classify.rules import Knowledge, load_knowledge
+from analyzers.classify.tiers import TIER_UNKNOWN
 from analyzers.core.phrases import Said, sentence
 from analyzers.core.report import Diagnosis
 from analyzers.core.types import Correlation, FileScan

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from analyzers.causal.chain import CausalChain
-from analyzers.causal.culprits import never_started, stated_world_size
+from analyzers.causal.launched_ranks import never_started, stated_world_size
 from analyzers.causal.stalled import STALLED as _STALLED
 from analyzers.causal.stalled import stalled
 from analyzers.causal.verdict import Verdict
@@ -26,7 +26,8 @@ from analyzers.causal.world_sizes import (
 )
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.track import track_of
-from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
+from analyzers.classify.matches import Classified
+from analyzers.classify.tiers import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER
 from analyzers.core import regex_programs
 from analyzers.core.phrases import ranks_said, say
 from analyzers.core.report import UNLABELLED

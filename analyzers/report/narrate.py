@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzers.causal.first_error import CausalChain
+from analyzers.causal.chain import CausalChain
 from analyzers.classify.errorcodes import CodeInfo
 from analyzers.classify.rules import Signature
 from analyzers.core.phrases import Said, ranks_said, say, sentence

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from analyzers.classify.events import TIER_CASCADE
 from analyzers.classify.matches import Classified, Match
 from analyzers.classify.rules import Signature
 from analyzers.classify.taxonomy import TAXONOMY
+from analyzers.classify.tiers import TIER_CASCADE
 from analyzers.core.types import Event, EventKind
 
 

@@ -7,9 +7,10 @@ import pytest
 
 from analyzers.causal.first_error import find_first_error
 from analyzers.causal.labels import first_error_label
-from analyzers.classify.events import classify_event, classify_scans
+from analyzers.classify.events import classify_scans
 from analyzers.classify.hints import defensible, is_chatter, load_hints, vote
 from analyzers.classify.rules import load_knowledge
+from analyzers.classify.tiers import classify_event
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.core.yamlcheck import KnowledgeError
 from analyzers.formats.codes import extract_codes

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers.causal.interrupted import lead_ranks_interrupted_alone
-from analyzers.classify.events import TIER_CASCADE, TIER_GENERIC
 from analyzers.classify.matches import Classified
 from analyzers.classify.rules import Signature
+from analyzers.classify.tiers import TIER_CASCADE, TIER_GENERIC
 from tests.analyzers.classified import line, signature
 from tests.analyzers.excerpts import assert_reads
 from tests.analyzers.job_bundles import CLOSED, RankLog, analyze_job, ranks

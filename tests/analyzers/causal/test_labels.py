@@ -2,8 +2,8 @@
 
 from analyzers.causal.first_error import find_first_error
 from analyzers.causal.labels import first_error_label, first_error_reading
-from analyzers.classify.events import classify_event
 from analyzers.classify.rules import load_knowledge
+from analyzers.classify.tiers import classify_event
 from analyzers.core.types import Event, EventKind
 from analyzers.formats.codes import extract_codes
 

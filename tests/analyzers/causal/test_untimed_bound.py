@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from analyzers.causal.first_error import find_first_error
 from analyzers.causal.untimed_bound import untimed_bounds
-from tests.analyzers.causal.test_first_error import CLOSED, item
+from tests.analyzers.causal.timed_items import CLOSED, item
 
 CAT = (
     "[rank3] ERROR forward failed: RuntimeError: Sizes of tensors must match except in "

@@ -11,8 +11,9 @@ error-manager blocks, docker and kubelet messages); ids, times and paths are mad
 from __future__ import annotations
 
 from analyzers.classify.block_context import yield_to_block_details
-from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, classify_scans
+from analyzers.classify.events import classify_scans
 from analyzers.classify.rules import load_knowledge
+from analyzers.classify.tiers import TIER_CASCADE, TIER_SYMPTOM
 from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import diagnose_text, scan_text
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from analyzers.classify.events import TIER_CAUSE, TIER_SYMPTOM, TIER_WRAPPER
 from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified
 from analyzers.classify.rules import Signature, load_knowledge
+from analyzers.classify.tiers import TIER_CAUSE, TIER_SYMPTOM, TIER_WRAPPER
 from tests.analyzers.classified import line, signature
 
 CODES = load_knowledge().codes

@@ -11,7 +11,7 @@ import yaml
 
 from analyzers.classify.accelerator import STACKS
 from analyzers.classify.errorcodes import guess_table, load_codes, normalise_code
-from analyzers.classify.events import match_line
+from analyzers.classify.line_matches import match_line
 from analyzers.classify.rules import (
     ACTION_STACKS,
     KNOWLEDGE_DIR,

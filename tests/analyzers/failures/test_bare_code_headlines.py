@@ -12,7 +12,7 @@ The fixtures follow ATC's console output; shapes, paths, pids and times are made
 
 from __future__ import annotations
 
-from analyzers.classify.events import match_line
+from analyzers.classify.line_matches import match_line
 from analyzers.classify.rules import load_knowledge
 from analyzers.formats.codes import extract_codes
 from tests.analyzers.excerpts import assert_reads, diagnose_text

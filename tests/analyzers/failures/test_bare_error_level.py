@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.classify.events import TIER_GENERIC, classify_event
 from analyzers.classify.rules import load_knowledge
+from analyzers.classify.tiers import TIER_GENERIC, classify_event
 from analyzers.core.types import Event
 from analyzers.formats.codes import extract_codes
 from analyzers.formats.lines import parse_line

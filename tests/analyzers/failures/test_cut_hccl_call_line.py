@@ -8,7 +8,7 @@ so it is read as the HCCL call wrapper (`hccl`), not as an error no rule knows
 
 from __future__ import annotations
 
-from analyzers.classify.events import match_line
+from analyzers.classify.line_matches import match_line
 from analyzers.classify.rules import load_knowledge
 from tests.analyzers.excerpts import assert_reads, diagnose_text
 

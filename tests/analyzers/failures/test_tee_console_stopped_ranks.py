@@ -4,8 +4,9 @@ copied below the tracebacks torch's distributed hook printed when the exception 
 
 from __future__ import annotations
 
-from analyzers.classify.events import TIER_SYMPTOM, classify_scans
+from analyzers.classify.events import classify_scans
 from analyzers.classify.rules import load_knowledge
+from analyzers.classify.tiers import TIER_SYMPTOM
 from tests.analyzers.excerpts import diagnose_text, scan_text
 
 KNOWLEDGE = load_knowledge()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from analyzers.causal.chain import CausalChain
-from analyzers.classify.events import TIER_CASCADE, TIER_CAUSE, TIER_SYMPTOM
 from analyzers.classify.matches import Classified
+from analyzers.classify.tiers import TIER_CASCADE, TIER_CAUSE, TIER_SYMPTOM
 from analyzers.report.confidence import confidence_of
 from tests.analyzers.classified import line, signature
 

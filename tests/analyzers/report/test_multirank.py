@@ -9,7 +9,7 @@ from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.causal.chain import CausalChain
-from analyzers.classify.events import TIER_CAUSE
+from analyzers.classify.tiers import TIER_CAUSE
 from analyzers.core.checkpoint_timeline import Timeline
 from analyzers.core.types import Correlation, FileScan
 from analyzers.report.multirank import correct

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.classify.events import match_line
+from analyzers.classify.line_matches import match_line
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import EventKind
 from tests.analyzers.excerpts import scan_text

@@ -10,7 +10,7 @@ any rank's own exit keeps its reading as a kill from outside.
 
 from __future__ import annotations
 
-from analyzers.causal.culprits import agent_stopped, teardown_killed
+from analyzers.causal.agent_teardown import agent_stopped, teardown_killed
 from tests.analyzers.excerpts import diagnose_files, diagnose_text, scan_text
 
 RULE = "-" * 60
