@@ -99,7 +99,9 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     matches = cases.match_cases(diagnosis, scans, tree_links=tree.case_links(), stack=stack)
     progress(98, "writing the report")
     notes = tail_notes(diagnosis, from_tails)
-    info = bundle_info(Path(path).name, sha256, size, scans, bundle, store, limits, notes)
+    info = bundle_info(
+        Path(path).name, sha256, size, scans, bundle, store, limits, correlation, notes
+    )
     return Report(
         bundle=info,
         world_size=correlation.world_size,

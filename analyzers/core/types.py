@@ -135,6 +135,20 @@ class FileScan:
     facts: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class RankLogs:
+    """Which ranks' own logs the bundle holds empty and which of the world's ranks it holds no
+    log of (`analyzers.timeline.rank_logs`). Read once, so the last checkpoint common to all
+    ranks, the diagnosis and the report's limits never judge a rank's log differently."""
+
+    # ranks whose own rank log is in the bundle but empty, with no line of theirs elsewhere
+    empty: tuple[int, ...] = ()
+    # ranks of the job with no rank log of their own in the bundle and no line anywhere
+    logless: tuple[int, ...] = ()
+    # every rank log of the bundle, those naming no rank too, when each one is empty; else none
+    all_empty: tuple[str, ...] = ()
+
+
 @dataclass(slots=True)
 class Correlation:
     """Job-level facts from comparing the ranks' checkpoint sequences (`analyzers.timeline.correlate`)."""
@@ -161,6 +175,7 @@ class Correlation:
     sent_alone: dict[int, int] = field(default_factory=dict)
     # False when the launcher gave up before starting any worker (report/not_started.py)
     workers_started: bool = True
+    rank_logs: RankLogs = field(default_factory=RankLogs)
 
     @property
     def last_common_checkpoint(self) -> str | None:

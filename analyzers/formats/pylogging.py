@@ -73,6 +73,9 @@ submitit INFO (2026-12-04 19:00:48,994) - Starting with JobEnvironment(...)
 12-04 10:11:12 [lmms_eval/models/llava.py:407] ERROR Error ... in generating
                                           (lmms-eval's loguru format: month-day time with no
                                            year, the source file and line in brackets, level)
+2026-12-06 10:02:11 gpu-probe INFO no critical Xid error detected on 8 GPUs
+                                          (`%(asctime)s %(name)s %(levelname)s`: the
+                                           logger's name, bare or bracketed, before the level)
 [2026-08-14 03:17:42,508] LMCache WARNING: Failed to allocate ... (nixl_connector_v3.py:567:...)
                                           (a library's logger named before the level, the
                                            time in brackets, `:` after the level: LMCache,
@@ -239,6 +242,13 @@ HEADERS = (
     ),
     # a library's logger named before the level: `[<time>] LMCache WARNING: ...`
     header(NAME, r"\[(?P<ts>" + _DATE + r")\] [A-Za-z_][\w.-]* " + _LEVEL + r": "),
+    # logging's `%(asctime)s %(name)s %(levelname)s %(message)s`: the logger's name, bare or
+    # in brackets, right before the level; a logger named per rank (`rank3`) gives the rank
+    header(
+        NAME,
+        r"(?P<ts>" + _DATE + r") (?:\[?(?i:rank)[_-]?(?P<rank>\d+)\]?|\[[A-Za-z_][\w.-]*\]"
+        r"|[A-Za-z_][\w.-]*) " + _LEVEL + r"(?::\s+|\s+-\s+|\s+|$)",
+    ),
     header(
         NAME,
         r"\[(?P<ts>" + _ZONED_DATE + r")\] \[(?P<pid>\d+)\] \[\d+\] \[[A-Za-z_][\w.-]*\] "

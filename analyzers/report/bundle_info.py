@@ -1,6 +1,6 @@
 """The bundle's part of the report: its files, and the warnings and limit hits that say what
 was cut or read another way (checkpoints past the budget, start lines, host labels and offsets,
-empty rank logs, a first error read from a file's last lines).
+empty rank logs, ranks with no log in the bundle, a first error read from a file's last lines).
 
 Gathered in one place so that every budget that cuts the reading is stated twice alike: as a
 warning a person reads and as a `LimitHit` a program can test.
@@ -14,7 +14,7 @@ from analyzers.checkpoints.restarts import starts_cut
 from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.phrases import Said, say
 from analyzers.core.report import BundleInfo, Diagnosis
-from analyzers.core.types import Event, FileScan
+from analyzers.core.types import Correlation, Event, FileScan
 from analyzers.formats.start_lines import (
     FIRST_REPEATS,
     LAST_REPEATS,
@@ -23,8 +23,8 @@ from analyzers.formats.start_lines import (
 )
 from analyzers.ingest.bundle import Bundle
 from analyzers.scan import host_labels, host_offsets
-from analyzers.scan.empty_logs import all_rank_logs_empty, empty_logs_said
 from analyzers.scan.store_budget import StoreBudget
+from analyzers.timeline.rank_logs import empty_logs_said, logless_said
 
 
 def bundle_info(
@@ -35,6 +35,7 @@ def bundle_info(
     bundle: Bundle,
     store: StoreBudget,
     limits: Limits,
+    correlation: Correlation,
     notes: Sequence[Said] = (),
 ) -> BundleInfo:
     """The bundle's part of the report; past `limits.listed_files` files are only counted."""
@@ -43,7 +44,7 @@ def bundle_info(
     starts = _dropped_start_lines(scans)
     hosts = _dropped_host_labels(scans)
     offsets = [said for scan in scans for said in host_offsets.notes(scan)]
-    empty = [empty_logs_said(paths)] if (paths := all_rank_logs_empty(scans)) else []
+    empty, logless = _rank_logs_notes(correlation)
     if (store_hit := store.hit()) is not None:
         hits.append(store_hit)
     hits += [LimitHit("checkpoints", message.en, message.zh) for message in cut]
@@ -51,7 +52,9 @@ def bundle_info(
     hits += [LimitHit("host_labels", message.en, message.zh) for message in hosts]
     hits += [LimitHit("host_offsets", message.en, message.zh) for message in offsets]
     hits += [LimitHit("empty_logs", message.en, message.zh) for message in empty]
-    warnings = bundle.all_warnings() + cut + starts + hosts + offsets + empty + list(notes)
+    hits += [LimitHit("missing_logs", message.en, message.zh) for message in logless]
+    warnings = bundle.all_warnings() + cut + starts + hosts + offsets + empty + logless
+    warnings += list(notes)
     return BundleInfo(
         name=name,
         sha256=sha256,
@@ -74,6 +77,15 @@ def tail_notes(diagnosis: Diagnosis, from_tails: Sequence[Event]) -> list[Said]:
         if (event.file, event.line) == (cited.file, cited.line):
             return [say("bundle.read_from_tail", path=event.file, line=event.line)]
     return []
+
+
+def _rank_logs_notes(correlation: Correlation) -> tuple[list[Said], list[Said]]:
+    """Rank logs that are all empty, and ranks of the job with no log in the bundle (which
+    leave no checkpoint known to be common to all ranks): `timeline.rank_logs`."""
+    logs = correlation.rank_logs
+    empty = [empty_logs_said(logs.all_empty)] if logs.all_empty else []
+    logless = [logless_said(logs.logless, len(correlation.ranks))] if logs.logless else []
+    return empty, logless
 
 
 def _unplaced_checkpoints(scans: Sequence[FileScan]) -> list[Said]:

@@ -32,7 +32,6 @@ from analyzers.core import regex_programs
 from analyzers.core.phrases import ranks_said, say
 from analyzers.core.report import UNLABELLED
 from analyzers.core.types import Correlation, EventKind, FileKind, FileScan, RankStatus, RankSummary
-from analyzers.scan.empty_logs import all_rank_logs_empty
 from analyzers.tree.facts import npu_state
 
 LOAD_PHASE = regex_programs.compile(
@@ -213,8 +212,8 @@ def _ids(numbers: Iterable[int]) -> str:
 
 def _empty_logs(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
     """Every rank log is empty: an empty log shows no progress that stopped, so the ranks are
-    not read as hung; nothing is diagnosed and the report says why (`scan.empty_logs`)."""
-    if not all_rank_logs_empty(scans):
+    not read as hung; nothing is diagnosed and the report says why (`timeline.rank_logs`)."""
+    if not correlation.rank_logs.all_empty:
         return None
     reason = say("verdict.empty_logs")
     return Verdict("multirank.empty_logs", UNLABELLED, "none", 0.1, (), reason)
@@ -451,16 +450,15 @@ def _went_down_together(
 
 
 def _emptied_among_full(correlation: Correlation, blamed: set[int]) -> bool:
-    """One blamed rank whose log is in the bundle but holds no line, while every other rank
+    """One blamed rank whose own log is in the bundle but holds no line, while every other rank
     logged its progress. A process that leaves on its own flushes its output as it exits, so
     an empty file beside full ones is a process that went away at once (killed, crashed,
-    `os._exit`) with its output still in a buffer; a log never collected says nothing."""
-    summaries = {summary.rank: summary for summary in correlation.ranks}
+    `os._exit`) with its output still in a buffer; a log never collected says nothing, nor
+    does an empty plog or device log beside a missing one (`timeline.rank_logs`)."""
     if len(blamed) != 1:
         return False
     (rank,) = blamed
-    own = summaries.get(rank)
-    if own is None or own.status != RankStatus.MISSING or not own.files:
+    if rank not in correlation.rank_logs.empty:
         return False
     others = [summary for summary in correlation.ranks if summary.rank != rank]
     return bool(others) and all(summary.checkpoints > 0 for summary in others)

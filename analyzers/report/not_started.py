@@ -6,12 +6,14 @@ ever ran. The world size the launch states still makes every rank look missing, 
 missing rank is one that died or went silent; these were never started. When the cause is a
 line whose rule says so (`before_workers` in signatures.yaml) and no rank left a line of its
 own, the report says the workers were never started instead of listing missing ranks: no rank
-row (a rank's status can only be one of a rank that ran), no missing rank,
-`correlation.workers_started` false, and a sentence in the root cause. `world_size` stays the
-size the launch asked for.
+row (a rank's status can only be one of a rank that ran), no missing rank and no rank without
+a log (none ran to write one), `correlation.workers_started` false, and a sentence in the root
+cause. `world_size` stays the size the launch asked for.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.phrases import Said, say, sentence, sentences
@@ -27,6 +29,7 @@ def mark_workers_not_started(diagnosis: Diagnosis, correlation: Correlation) -> 
     correlation.workers_started = False
     correlation.missing_ranks = []
     correlation.ranks = []
+    correlation.rank_logs = replace(correlation.rank_logs, logless=())  # none ran to log
     said = sentences(
         [
             Said(diagnosis.root_cause or "", diagnosis.root_cause_zh or ""),

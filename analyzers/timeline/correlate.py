@@ -14,15 +14,25 @@ import statistics
 from array import array
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from analyzers.checkpoints.patterns import SequenceQualifier, is_killed_line, launcher_end
 from analyzers.core.checkpoint_timeline import Checkpoint, RankSequence, Timeline
 from analyzers.core.limits import plausible_rank
-from analyzers.core.types import Correlation, Event, EventKind, FileInfo, FileKind, FileScan
+from analyzers.core.types import (
+    Correlation,
+    Event,
+    EventKind,
+    FileInfo,
+    FileKind,
+    FileScan,
+    RankLogs,
+)
 from analyzers.formats.outer_prefix import AGENT_ROLE, AGENT_TAG_LITERALS, match_behind
 from analyzers.ingest.layout import logical_path, rotation_of
 from analyzers.timeline.divergence import divergence, microbatch_stages
+from analyzers.timeline.rank_logs import rank_logs
 from analyzers.timeline.rank_sequences import FILE_PRIORITY, rank_sequences
 from analyzers.timeline.rank_status import RankFiles, as_int, elastic_exits, rank_summary
 from analyzers.timeline.sequence_facts import clock_offsets, last_common
@@ -58,10 +68,7 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
         rank_summary(r, by_rank.get(r), timeline, r in missing, exits.get(r)) for r in ranks
     ]
     present = [r for r in ranks if r not in missing]
-    common = last_common(timeline, present + _logged_nothing(scans, missing))
-    last = timeline.checkpoint(*common) if common else None
-    if last is None and not timeline.ranks:  # workers whose ranks are unknown
-        last = unranked_workers_common(scans, world_size)
+    last, logs = _last_common(timeline, scans, present, rank_logs(scans, missing), world_size)
     counts = {s.rank: s.checkpoints for s in summaries if s.rank in present}
     # pipeline stages are microbatches apart by design; their counts form no pack
     ahead, behind = ([], []) if microbatch_stages(timeline) else _ahead_behind(counts)
@@ -82,15 +89,30 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
         waiting_on={r: p for r, p in timeline.waits.items() if r not in missing},
         sending_to={r: p for r, p in timeline.sends.items() if r not in missing},
         sent_alone={r: p for r, p in timeline.lone_sends.items() if r not in missing},
+        rank_logs=logs,
     )
 
 
-def _logged_nothing(scans: Sequence[FileScan], missing: list[int]) -> list[int]:
-    """Ranks whose own log is in the bundle but empty. Such a log shows its rank reached no
-    checkpoint, as a log without checkpoint lines does, so no checkpoint is common to all
-    ranks. A rank with no log at all is only left out: a partial upload says nothing of it."""
-    own = {s.info.rank for s in scans if s.info.kind == FileKind.RANK_LOG}
-    return [r for r in missing if r in own]
+def _last_common(
+    timeline: Timeline,
+    scans: Sequence[FileScan],
+    present: list[int],
+    logs: RankLogs,
+    world_size: int | None,
+) -> tuple[Checkpoint | None, RankLogs]:
+    """The last checkpoint every rank is known to have reached. A rank whose own log is empty
+    reached none, as a log without checkpoint lines shows; a rank with no log at all may have
+    got anywhere, so then no checkpoint is known common to all ranks
+    (docs/labelling.md#a-rank-whose-log-is-not-in-the-bundle). Workers whose ranks are unknown
+    but number the world are every rank's output, unranked: their common checkpoint stands,
+    and no rank lacks a log."""
+    common = None if logs.logless else last_common(timeline, present + list(logs.empty))
+    if common is not None:
+        return timeline.checkpoint(*common), logs
+    if timeline.ranks:
+        return None, logs
+    workers = unranked_workers_common(scans, world_size)
+    return workers, logs if workers is None else replace(logs, logless=())
 
 
 def qualify(timeline: Timeline) -> None:

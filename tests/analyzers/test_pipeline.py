@@ -196,6 +196,52 @@ def test_an_empty_rank_log_beside_one_that_showed_progress_then_stopped_is_no_em
     assert "empty" not in report.diagnosis.root_cause
 
 
+def _two_of_three_ranks_logged(tmp_path: Path) -> Path:
+    """Ranks 0 and 1 log three steps each; the world size counts three ranks, and rank 2's
+    log was never collected."""
+    for rank in range(2):
+        (tmp_path / f"log_{rank}.log").write_text(
+            "".join(
+                f"2026-11-29 07:24:{10 + step},000 [rank{rank}] INFO  step {step} passed\n"
+                for step in range(3)
+            )
+        )
+    (tmp_path / "env.txt").write_text("WORLD_SIZE=3\nMASTER_ADDR=10.0.0.1\n")
+    return tmp_path
+
+
+def test_a_rank_whose_log_is_missing_leaves_no_checkpoint_known_common_to_all(tmp_path):
+    """The common checkpoint is what every rank is known to have reached: a log not in the
+    bundle proves nothing, so none is named and the limits say why, in both languages."""
+    report = analyze(_two_of_three_ranks_logged(tmp_path), AnalyzeOptions(workers=1))
+
+    assert report.diagnosis.last_common_checkpoint is None
+    assert report.to_dict()["correlation"]["last_common_checkpoint_qualified"] is None
+    [limit] = report.bundle.limits
+    assert (limit.limit, limit.message) == (
+        "missing_logs",
+        "rank 2 of the job's 3 has no log in the bundle; a missing log proves nothing about how "
+        "far its rank got, so no checkpoint is known to be common to all ranks",
+    )
+    assert limit.message_zh == (
+        "作业的 3 个 rank 中，rank 2 在日志包里没有日志；缺失的日志说明不了该 rank "
+        "运行到了哪里，因此无法确定所有 rank 共同到达的检查点"
+    )
+    assert limit.message in report.bundle.warnings
+    jsonschema.validate(report.to_dict(), SCHEMA)
+
+
+def test_every_rank_logged_names_the_common_checkpoint_and_no_missing_log(tmp_path):
+    """Counterexample: with the world size at two, both ranks' logs are in the bundle."""
+    job = _two_of_three_ranks_logged(tmp_path)
+    (job / "env.txt").write_text("WORLD_SIZE=2\nMASTER_ADDR=10.0.0.1\n")
+
+    report = analyze(job, AnalyzeOptions(workers=1))
+
+    assert report.diagnosis.last_common_checkpoint == "step 2 passed"
+    assert report.bundle.limits == []
+
+
 def test_parallel_and_inline_scans_agree():
     bundle = CORPUS / "torch" / "divergent_monitored_barrier.tar.gz"
     inline = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()

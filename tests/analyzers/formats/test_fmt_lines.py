@@ -882,6 +882,56 @@ CASES = [
         "Container failed !!!",
     ),
     (
+        # logging's `%(asctime)s %(name)s %(levelname)s %(message)s`: the logger's name before
+        # its level, nothing between them; an INFO line that names an error is still INFO
+        "time-name-level-info",
+        "2026-12-06 10:02:11 gpu-probe INFO no critical Xid error detected on 8 GPUs",
+        "logging",
+        "INFO",
+        None,
+        None,
+        "no critical Xid error detected",
+    ),
+    (
+        "time-name-level-error-colon",
+        "2026-12-06 10:02:14,337 trainer.data ERROR: shard 17 holds no samples",
+        "logging",
+        "ERROR",
+        None,
+        None,
+        "shard 17 holds no samples",
+    ),
+    (
+        # the name in brackets (`%(asctime)s [%(name)s] %(levelname)s ...`)
+        "time-bracketed-name-level",
+        "2026-12-06 10:02:15 [train.loop] WARNING grad norm is nan at step 40",
+        "logging",
+        "WARNING",
+        None,
+        None,
+        "grad norm is nan at step 40",
+    ),
+    (
+        # a logger named per rank in that place gives the rank
+        "time-rank-name-level",
+        "2026-12-06 10:02:16 rank3 INFO layer 2 passed",
+        "logging",
+        "INFO",
+        3,
+        None,
+        "layer 2 passed",
+    ),
+    (
+        # a time and an exception's class, then its text: no logger and no level
+        "time-then-exception",
+        "2026-12-06 10:02:17 RuntimeError: INFO about the failed rank was lost",
+        None,
+        None,
+        None,
+        None,
+        "2026-12-06 10:02:17 RuntimeError: INFO",
+    ),
+    (
         # a bracketed time, then words with no level after them, is no header
         "bracketed-time-then-words",
         "[2026-08-14 03:17:42,508] prefill worker: done",

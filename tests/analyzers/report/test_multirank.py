@@ -324,10 +324,12 @@ def test_an_evaluation_done_for_one_epoch_is_not_the_run_finishing() -> None:
     assert diagnose_text("test.log", text).category != "healthy"
 
 
-def _lost_peer_job(tmp_path: Path, quiet: int, quiet_file: str | None) -> Path:
+def _lost_peer_job(
+    tmp_path: Path, quiet: int, quiet_file: str | None, quiet_path: str = "log_{rank}.log"
+) -> Path:
     """Four ranks logging their progress; all but `quiet` lose it in layer 2's attention.
-    `quiet`'s log holds `quiet_file` (empty: its buffered output died with it), or is left
-    out of the bundle when None."""
+    `quiet`'s file at `quiet_path` holds `quiet_file` (empty: its buffered output died with
+    it), or is left out of the bundle when None."""
     logs = {}
     for rank in range(4):
         if rank == quiet:
@@ -335,7 +337,7 @@ def _lost_peer_job(tmp_path: Path, quiet: int, quiet_file: str | None) -> Path:
         log = RankLog(rank, 4).loaded().layers(2, [" norm passed"])
         logs[f"log_{rank}.log"] = log.fails(f"RuntimeError: {CLOSED}", frame="attention").text()
     if quiet_file is not None:
-        logs[f"log_{quiet}.log"] = quiet_file
+        logs[quiet_path.format(rank=quiet)] = quiet_file
     files = {"env.txt": "WORLD_SIZE=4\nMASTER_ADDR=127.0.0.1\n", **logs}
     return pack(tmp_path / "job.tar.gz", files, "job-6e2b")
 
@@ -357,6 +359,17 @@ def test_one_rank_whose_log_is_not_in_the_bundle_keeps_the_lost_peers_reading(
     """Counterexample: a log that was never collected says nothing of how its rank ended; the
     lost peer's `hccl` stays the answer, the rank the world size misses its culprit."""
     diagnosis = analyze(_lost_peer_job(tmp_path, 2, None), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [2]
+
+
+def test_one_rank_whose_only_file_is_an_empty_side_log_keeps_the_lost_peers_reading(
+    tmp_path: Path,
+) -> None:
+    """Counterexample: an empty plog is not the rank's own output, so nothing of its stdout
+    was collected: like a log never collected, it says nothing of how the rank ended."""
+    job = _lost_peer_job(tmp_path, 2, "", quiet_path="rank_{rank}/plog/plog-1.log")
+    diagnosis = analyze(job, AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.category == "hccl"
     assert diagnosis.culprit_ranks == [2]
 

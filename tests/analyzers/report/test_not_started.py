@@ -48,6 +48,7 @@ def test_a_rendezvous_that_never_completed_started_no_worker(tmp_path: Path) -> 
     assert facts["ranks"] == []
     assert facts["correlation"]["missing_ranks"] == []
     assert facts["correlation"]["workers_started"] is False
+    assert facts["bundle"]["limits"] == []  # a rank never started lost no log
     assert "No worker process was started" in report.diagnosis.root_cause
     assert "worker" in (report.diagnosis.root_cause_zh or "")
 

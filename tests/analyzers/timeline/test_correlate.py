@@ -292,8 +292,16 @@ def test_rank_without_any_file_is_missing():
     correlation = correlate(scans, 4)
     assert correlation.missing_ranks == [3]
     assert _by_rank(correlation)[3].status == RankStatus.MISSING
-    assert correlation.last_common_checkpoint == "prefill passed"
     assert correlation.behind_ranks == []
+
+
+def test_a_rank_without_any_log_leaves_the_common_checkpoint_unknown():
+    # the common checkpoint is what every rank is known to have reached; a missing log
+    # proves nothing of how far its rank got
+    scans = [_log(f"log_{r}.log", r, PREFILL) for r in range(3)]
+    correlation = correlate(scans, 4)
+    assert correlation.last_common is None
+    assert _by_rank(correlation)[0].last_checkpoint == "prefill passed"
 
 
 def test_rank_with_an_empty_file_is_missing():
@@ -311,10 +319,14 @@ def test_an_empty_rank_log_leaves_no_checkpoint_common_to_all_ranks():
     assert _by_rank(correlation)[0].last_checkpoint == "prefill passed"
 
 
-def test_an_empty_side_file_of_a_rank_leaves_the_common_checkpoint():
+def test_an_empty_side_file_of_a_rank_is_not_its_log():
+    # a device log is no rank's output: rank 2's own log is missing, not empty, and a
+    # missing log leaves the common checkpoint unknown
     scans = [_log(f"log_{r}.log", r, PREFILL) for r in range(2)]
     scans.append(FileScan(FileInfo("device-2.log", FileKind.DEVICE_LOG, 2, lines=0)))
-    assert correlate(scans, None).last_common_checkpoint == "prefill passed"
+    correlation = correlate(scans, None)
+    assert (correlation.rank_logs.empty, correlation.rank_logs.logless) == ((), (2,))
+    assert correlation.last_common_checkpoint is None
 
 
 @pytest.mark.parametrize(

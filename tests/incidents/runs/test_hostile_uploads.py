@@ -79,6 +79,38 @@ def test_the_page_says_the_rank_logs_are_empty_instead_of_a_hang(alice_client, a
     assert "全部 2 个 rank 日志都是空的（0 字节：job/log_0.log, job/log_1.log）" in limits
 
 
+def _steps(rank: int) -> bytes:
+    return "".join(
+        f"2026-11-29 07:24:{10 + step},000 [rank{rank}] INFO  step {step} passed\n"
+        for step in range(3)
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "rank 2 of the job&#x27;s 3 has no log in the bundle; a missing log proves nothing"),
+        ("zh-hans", "作业的 3 个 rank 中，rank 2 在日志包里没有日志；缺失的日志说明不了该 rank"),
+    ],
+)
+def test_the_page_says_a_rank_without_a_log_leaves_no_common_checkpoint(
+    alice_client, alice, tmp_path, language, said
+):
+    files = [
+        ("job/log_0.log", _steps(0)),
+        ("job/log_1.log", _steps(1)),
+        ("job/env.txt", b"WORLD_SIZE=3\n"),
+    ]
+    bundle = hostile.write(tmp_path / "missing-log.tar", hostile.tar_bytes(files))
+    incident = analyzed_upload(bundle, alice)
+
+    html = page_in(alice_client, incident.get_absolute_url(), language)
+
+    assert incident.latest_run().report["diagnosis"]["last_common_checkpoint"] is None
+    limits = html[html.index('id="limits"') :]
+    assert said in limits[: limits.index("</section>")]
+
+
 def test_a_corrupt_upload_fails_its_run_with_a_reason(alice, tmp_path):
     incident = analyzed_upload(hostile.corrupt_deflate(tmp_path / "c.tar.gz", 300_000), alice)
 
