@@ -3,8 +3,8 @@
 docs/labelling.md#probes-yield-to-their-reason covers start-up; this is the same reading at
 run time. CANN's graph engine asks the runtime for its own device memory (a graph's feature
 maps, an op's workspace) and logs a refusal in its allocator's words: `[Malloc][Memory]
-failed, rt_ret:207001` from the device allocator, `Failed to apply for memory` from its
-caching allocator. The AI CPU says the same of its own allocations (`Device Aicpu oom`). A
+failed, rt_ret:207001` from the device allocator (its caching allocator's line after it only
+restates it). The AI CPU says the same of its own allocations (`Device Aicpu oom`). A
 framework allocator that keeps the whole card leaves none for them, and the stall that
 follows only times out later (507017). The refusal is the first error and the label `oom`.
 Lines of our own in the plog format; values are made up.
