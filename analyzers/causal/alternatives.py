@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from itertools import chain as chain_iter
 from typing import TYPE_CHECKING
 
 from analyzers.causal import fallback
@@ -118,16 +119,23 @@ def alternatives(
     scans: Sequence[FileScan] = (),
     correlation: Correlation | None = None,
     verdict: Verdict | None = None,
+    *,
+    waited_on: bool = False,
 ) -> list[Alternative]:
     """Up to two (label, evidence, score) other than `category`, best first; `scans` is the
     bundle, where a conditional neighbour's evidence and the first error's frames are read, and
     `correlation` says whether a rank stalled (evidence a neighbour can ask for). A `verdict`
-    that names its neighbours speaks for the job in place of the first error's rule."""
+    that names its neighbours speaks for the job in place of the first error's rule.
+    `waited_on` says the label is the stall the first error's rank left, so the other ranks'
+    failures while they waited for it (their collective timeouts) are a reading too."""
     ceiling = max(round(max(confidence - BELOW_CHOSEN, confidence / 2), 2), 0.0)
     picked: dict[str, Alternative] = {}
     shown = _Shown(chain, scans, correlation)
     ruled = verdict if verdict is not None and verdict.neighbours is not None else None
-    for candidate, named in _candidates(chain, confidence, line_category, shown, scans, ruled):
+    found = _candidates(chain, confidence, line_category, shown, scans, ruled)
+    if waited_on:
+        found = chain_iter(found, ((alt, False) for alt in _waiting_peers(chain)))
+    for candidate, named in found:
         if candidate.category in (category, "healthy"):
             continue
         if candidate.category == UNLABELLED and not named:
@@ -321,6 +329,19 @@ def _other_lines(
                         f"错误码 {info.label}：{info.meaning_zh}" if info.meaning_zh else None,
                         ref,
                     )
+
+
+def _waiting_peers(chain: CausalChain) -> Iterator[Alternative]:
+    """The labelled failures of the other ranks that followed the first error (a stalled rank's
+    peers timing out in the collective it never joined)."""
+    first = chain.first
+    for item in chain.cascades:
+        best = item.best
+        if first is None or best is None or best.category == UNLABELLED or item.rank == first.rank:
+            continue
+        text = item.event.message or item.event.text
+        score = best.weight / 100 * LINE_TRUST * 0.8
+        yield Alternative(best.category, _short(text), score, _short(text), item.event.ref())
 
 
 def _yielded(item: Classified, first: Classified) -> bool:

@@ -11,6 +11,9 @@ when they do not, the words of an error line (never a warning or a line its writ
 a quiet level) may still be close enough to one label's signature examples
 (`analyzers.classify.word_vote`), the weakest reading of all, whose confidence
 `report.confidence` keeps below the calibrated band.
+An exception that ended a helper thread (`Exception in thread X:` above its traceback) and that
+nothing above labels is read as the stall it left (`hang`): the rank's main thread went on until it
+needed what the thread made, and waited.
 A signature marked `settled` labels its line `other` on purpose (a failure kind outside the
 taxonomy, such as a non-finite gradient): its words must not be re-read by the hints.
 """
@@ -36,6 +39,7 @@ from analyzers.formats.base import QUIET_LEVELS
 _QUIET = QUIET_LEVELS | {"WARNING", "WARN", "NOTICE", "TRACE"}
 _QUIET_FIELD = re.compile(r"\b(?:INFO|DEBUG|TRACE|NOTICE|WARN|WARNING)\b")
 _HEADER_SPAN = 48  # where a line's time, writer and level fields stand
+THREAD_STALL = "hang"  # what an unlabelled exception that ended a helper thread leaves behind
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +49,7 @@ class Reading:
     category: str
     subsystem: str
     words: WordReading | None = None
+    thread_stall: bool = False  # the stall an unlabelled exception left by ending a thread
 
 
 def first_error_label(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tuple[str, str]:
@@ -76,9 +81,30 @@ def first_error_reading(chain: CausalChain, scans: Sequence[FileScan] = ()) -> R
         return Reading(telling.best.category, telling.best.subsystem)
     if hinted := fallback.guess(chain, scans):
         return Reading(*hinted)
+    if _ended_a_helper_thread(chain, scans):
+        return Reading(THREAD_STALL, "framework", thread_stall=True)
     if learned := unread_words(chain):
         return Reading(learned.category, TAXONOMY[learned.category][0], learned)
     return Reading(UNLABELLED, best.subsystem if best else "none")
+
+
+def _ended_a_helper_thread(chain: CausalChain, scans: Sequence[FileScan]) -> bool:
+    """The first error is an exception threading's hook printed (`Exception in thread X:`
+    above the traceback): it ended a thread other than the main one, which went on until it
+    needed what that thread made and then waited. With nothing else to label the exception and
+    other ranks failing after it (their collectives waited for this rank), the rank's failure
+    is that stall (docs/labelling.md#a-helper-thread-that-died-while-its-rank-went-on)."""
+    first = chain.first
+    if first is None or first.order >= len(scans):
+        return False
+    records = scans[first.order].facts.get("tracebacks") or ()
+    if not any(r["line"] == first.event.line and r.get("thread") for r in records):
+        return False
+    # the stall is shown only by other ranks that failed while they waited for this one
+    return any(
+        item.best is not None and item.rank is not None and item.rank != first.rank
+        for item in chain.cascades
+    )
 
 
 def _telling_from_bundle(chain: CausalChain, signature: Signature) -> Reading | None:

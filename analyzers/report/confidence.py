@@ -46,14 +46,22 @@ CONTESTED_PENALTY = 0.1  # a line at the first error's tier names another label
 # a label from the learned words alone: under the calibrated band's 0.6 floor, whatever rule
 # (a catch-all's `other`) the line matched
 WORDS_CEILING = 0.45
+THREAD_STALL_CONFIDENCE = 0.4  # below the calibrated band, above an unread line's
 
 
 def confidence_of(
-    chain: CausalChain, category: str, verdict: Verdict | None, *, by_words: bool = False
+    chain: CausalChain,
+    category: str,
+    verdict: Verdict | None,
+    *,
+    by_words: bool = False,
+    thread_stall: bool = False,
 ) -> float:
     """The first error's weight scaled by how much its tier can be trusted, a little more
-    when other lines agree; a rank-pattern verdict brings its own figure, and a label only
-    the learned words gave (`by_words`) stays below `WORDS_CEILING`."""
+    when other lines agree; a rank-pattern verdict brings its own figure, a label only
+    the learned words gave (`by_words`) stays below `WORDS_CEILING`, and the stall an
+    unlabelled exception left by ending a helper thread (`thread_stall`) is read at
+    `THREAD_STALL_CONFIDENCE`: the thread's end is certain, what it starved is inferred."""
     first = chain.first
     assert first is not None
     if verdict:
@@ -70,6 +78,8 @@ def confidence_of(
         score = min(score, OTHER_CONFIDENCE)
     if by_words:
         score = min(score, WORDS_CEILING)
+    if thread_stall:
+        score = THREAD_STALL_CONFIDENCE
     return round(max(0.0, min(score, MAX_CONFIDENCE)), 2)  # the report's range is 0..1
 
 

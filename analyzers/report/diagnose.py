@@ -23,7 +23,7 @@ from analyzers.classify.process_ends import ended_on_error
 from analyzers.classify.rules import Knowledge, load_knowledge
 from analyzers.classify.tiers import TIER_UNKNOWN
 from analyzers.core.phrases import Said, sentence
-from analyzers.core.report import Diagnosis
+from analyzers.core.report import UNLABELLED, Diagnosis
 from analyzers.core.types import Correlation, FileScan
 from analyzers.report import multirank
 from analyzers.report.advice_facts import (
@@ -128,13 +128,20 @@ def _from_first_error(
     assert first is not None
     reading = first_error_reading(chain, scans)
     category, subsystem = reading.category, reading.subsystem
-    line_category = category
+    # an exception that ended a helper thread has no reading of its own: the stall is inferred
+    line_category = UNLABELLED if reading.thread_stall else category
     verdict = multirank.correct(chain, category, correlation, scans)
     culprits = list(verdict.culprits) if verdict else chain.culprit_ranks
     if verdict:
         category, subsystem = verdict.category, verdict.subsystem
     codes = evidence_codes(chain, knowledge)
-    confidence = confidence_of(chain, category, verdict, by_words=reading.words is not None)
+    confidence = confidence_of(
+        chain,
+        category,
+        verdict,
+        by_words=reading.words is not None,
+        thread_stall=reading.thread_stall and not verdict,
+    )
     note = chain_note(chain, verdict, culprits)
     diagnosis = Diagnosis(
         category=category,
@@ -146,7 +153,14 @@ def _from_first_error(
         last_common_checkpoint=correlation.last_common_checkpoint,
         evidence=evidence_of(chain),
         alternatives=alternatives(
-            chain, category, confidence, line_category, scans, correlation, verdict
+            chain,
+            category,
+            confidence,
+            line_category,
+            scans,
+            correlation,
+            verdict,
+            waited_on=reading.thread_stall and not verdict,
         ),
     )
     _say_culprit_note(diagnosis, note)

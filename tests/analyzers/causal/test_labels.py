@@ -6,6 +6,7 @@ from analyzers.classify.rules import load_knowledge
 from analyzers.classify.tiers import classify_event
 from analyzers.core.types import Event, EventKind
 from analyzers.formats.codes import extract_codes
+from tests.analyzers.excerpts import assert_reads, diagnose_files
 
 KNOWLEDGE = load_knowledge()
 
@@ -119,3 +120,85 @@ def test_a_rules_label_is_never_reread_by_the_words():
         unread("RuntimeError: NPU out of memory. Tried to allocate 2 GiB")
     )
     assert (reading.category, reading.words) == ("oom", None)
+
+
+# docs/labelling.md#a-helper-thread-that-died-while-its-rank-went-on: four gloo ranks (torch
+# 2.13 CPU, Python logging); rank 3's prefetch thread meets a malformed record and dies, its
+# main thread finishes the batch it holds and then waits for the next one, and the other ranks
+# time out in the next step's first all_reduce.
+def _logged(rank: int, lines: list[str]) -> str:
+    return "".join(
+        f"2026-12-07 10:01:08,{300 + n:03d} [rank{rank}] INFO trainer: {line}\n"
+        for n, line in enumerate(lines)
+    )
+
+
+_STEP = ["layer 0 norm passed", "layer 0 attention passed", "layer 0 mlp passed", "layer 0 passed"]
+_THREAD_DIED = """\
+Exception in thread Thread-1 (worker):
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/threading.py", line 1045, in _bootstrap_inner
+    self.run()
+  File "/usr/lib/python3.11/threading.py", line 982, in run
+    self._target(*self._args, **self._kwargs)
+  File "/srv/train/prefetch.py", line 51, in worker
+    self.batches.append(sample["input_ids"])
+                        ~~~~~~^^^^^^^^^^^^^
+KeyError: 'input_ids'
+"""
+_MAIN_RAISED = _THREAD_DIED.replace("Exception in thread Thread-1 (worker):\n", "")
+_PEER_TIMEOUT = """\
+[rank{rank}]: Traceback (most recent call last):
+[rank{rank}]:   File "/srv/train/train.py", line 118, in attention
+[rank{rank}]:     dist.all_reduce(out)
+[rank{rank}]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3252, in all_reduce
+[rank{rank}]:     work.wait()
+[rank{rank}]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 15000ms for recv operation to complete
+"""
+
+
+def _job(culprit_log: str) -> dict[str, str]:
+    peers = {
+        f"job/log_{rank}.log": _logged(
+            rank, [*_STEP, "step 0 done loss=6.8940", "layer 0 norm passed"]
+        )
+        + _PEER_TIMEOUT.format(rank=rank)
+        for rank in range(3)
+    }
+    return {**peers, "job/log_3.log": culprit_log}
+
+
+def test_an_unlabelled_exception_that_ended_a_helper_thread_is_the_stall_it_left():
+    culprit = (
+        _logged(3, _STEP[:1]) + _THREAD_DIED + _logged(3, [*_STEP[1:], "step 0 done loss=6.8940"])
+    )
+    diagnosis = diagnose_files(_job(culprit))
+    assert_reads(diagnosis, "hang", first_error="KeyError: 'input_ids'", beside=["hccl", "other"])
+    assert diagnosis.culprit_ranks == [3]
+    assert diagnosis.confidence < 0.6  # what the thread starved is inferred
+
+
+def test_the_same_exception_raised_by_the_main_thread_keeps_no_label():
+    """Counterexample: under a plain traceback header the exception ended the process's own
+    work, not a helper's, and nothing says a stall followed: it stays unlabelled."""
+    culprit = _logged(3, _STEP[:1]) + _MAIN_RAISED
+    diagnosis = diagnose_files(_job(culprit))
+    assert diagnosis.category == "other"
+    assert "KeyError: 'input_ids'" in diagnosis.first_error.text
+
+
+def test_a_helper_threads_exception_that_a_rule_reads_keeps_that_label():
+    """Counterexample: a thread's exception with a label of its own is that failure."""
+    shape = _THREAD_DIED.replace(
+        "KeyError: 'input_ids'",
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x32)",
+    )
+    culprit = _logged(3, _STEP[:1]) + shape + _logged(3, _STEP[1:])
+    assert diagnose_files(_job(culprit)).category == "shape_mismatch"
+
+
+def test_a_helper_threads_unlabelled_exception_with_no_peer_waiting_stays_unlabelled():
+    """Counterexample: one process's log, no other rank failing after it: nothing shows a
+    stall, so the exception keeps its own silence."""
+    culprit = _logged(3, _STEP[:1]) + _THREAD_DIED + _logged(3, _STEP[1:])
+    assert diagnose_files({"job/log_3.log": culprit}).category == "other"
