@@ -358,6 +358,44 @@ def test_libfabrics_note_of_a_registered_region_is_no_failure() -> None:
     assert "env.nccl_ofi_memory_registration" not in rules_of(diagnosis)
 
 
+# libfabric's EFA provider, when the NIC will not register a region for lack of locked memory,
+# goes on to fail what it builds from registered memory: the receive packet pool it grows, then
+# the error it tries to post to its event queue. Those lines say "Cannot allocate memory" and
+# carry the word "error", but they follow the refused registration printed above them.
+EFA_POOL_AFTER_REFUSED_REGISTRATION = """\
+libfabric:51230:1712000000::efa:mr:efa_mr_regattr():632<warn> Unable to register MR: Cannot allocate memory
+libfabric:51230:1712000000::efa:cq:rxr_ep_grow_rx_pkt_pools():1585<warn> cannot allocate memory for EFA's RX packet pool. error: Cannot allocate memory
+libfabric:51230:1712000000::efa:eq:efa_eq_write_error():662<warn> Writing error Cannot allocate memory to EQ.
+libfabric:51230:1712000000::efa:eq:efa_eq_write_error():676<warn> Unable to write to EQ: Missing or unavailable event queue. err: Cannot allocate memory (-12) prov_errno: Cannot allocate memory (-12)
+Unable to write to EQ: Missing or unavailable event queue. err: Cannot allocate memory (-12) prov_errno: Cannot allocate memory (-12) ./prov/efa/src/rxr/rxr.h:683
+"""
+
+
+def test_the_packet_pool_after_a_refused_registration_restates_it() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    diagnosis = diagnose_text("rank3.err", EFA_POOL_AFTER_REFUSED_REGISTRATION)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Unable to register MR: Cannot allocate memory",
+        rule="env.nccl_ofi_memory_registration",
+        beside=("oom",),
+    )
+
+
+def test_the_packet_pool_alone_is_the_hosts_registered_memory() -> None:
+    text = EFA_POOL_AFTER_REFUSED_REGISTRATION.splitlines()[1] + "\n"
+    diagnosis = diagnose_text("rank3.err", text)
+    assert_reads(diagnosis, "driver_env", first_error="RX packet pool", beside=("oom",))
+
+
+def test_a_host_allocation_that_names_no_efa_pool_stays_memory() -> None:
+    text = "OSError: [Errno 12] Cannot allocate memory\n"
+    diagnosis = diagnose_text("rank3.err", text)
+    assert diagnosis.category == "oom"
+    assert "env.efa_provider_pool_after_registration" not in rules_of(diagnosis)
+
+
 # NCCL 2.28 when no plugin answers to the name NCCL_NET holds; the launch script's `git pull`
 # printed git's own loader failure first, under the library path the job exported.
 NO_NET_PLUGIN_AFTER_GIT = """\

@@ -73,3 +73,30 @@ def test_a_progress_line_about_parameter_indices_is_no_refusal() -> None:
     diagnosis = diagnose_text("rank0.log", text)
     assert diagnosis.category == "oom"
     assert "cfg.ddp_reducer_refused" not in rules_of(diagnosis)
+
+
+# A thread or a troubleshooting note often quotes the detail line only up to the reducer's
+# finding and drops the rank clause and the indices after it.
+UNUSED_CUT_AT_THE_FINDING = """\
+Parameter indices which did not receive grad
+"""
+
+
+def test_the_detail_line_cut_before_its_rank_clause_is_the_same_refusal() -> None:
+    diagnosis = diagnose_text("train.log", UNUSED_CUT_AT_THE_FINDING)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Parameter indices which did not receive grad",
+        rule="cfg.ddp_reducer_refused",
+    )
+
+
+def test_a_sentence_that_goes_on_after_the_finding_is_no_refusal() -> None:
+    text = (
+        "INFO ddp: listing parameters which did not receive grad in this epoch for the report\n"
+        "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert diagnosis.category == "oom"
+    assert "cfg.ddp_reducer_refused" not in rules_of(diagnosis)

@@ -60,3 +60,30 @@ def test_nccl_2s_own_misuse_answer_stays_the_collective_layer() -> None:
 def test_a_frameworks_own_dtype_message_is_not_nccls() -> None:
     diagnosis = diagnose_text("train.log", FRAMEWORK_DTYPE_MESSAGE)
     assert "env.nccl_first_release_reason" not in rules_of(diagnosis)
+
+
+# The same reason behind a plain `NCCL error:` prefix, with neither the call's name nor the
+# wrapper's source place (a framework or a note that prints only the library's status).
+PLAIN_PREFIX_OLD_REASON = """\
+RuntimeError: NCCL error: invalid device pointer
+"""
+
+# Counterexample: NCCL 2's misuse answer behind the same plain prefix.
+PLAIN_PREFIX_CURRENT_REASON = """\
+RuntimeError: NCCL error: invalid argument
+"""
+
+
+def test_a_first_release_reason_behind_a_plain_prefix_reads_alike() -> None:
+    diagnosis = diagnose_text("train.log", PLAIN_PREFIX_OLD_REASON)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="NCCL error: invalid device pointer",
+        rule="env.nccl_first_release_reason",
+    )
+
+
+def test_nccl_2s_answer_behind_a_plain_prefix_is_not_the_first_release() -> None:
+    diagnosis = diagnose_text("train.log", PLAIN_PREFIX_CURRENT_REASON)
+    assert "env.nccl_first_release_reason" not in rules_of(diagnosis)
