@@ -8,6 +8,7 @@ the match is the line's message.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -82,3 +83,12 @@ class ParsedLine:
     collected: bool = False  # `time` is a log collector's stamp, not the program's own
     stream_key: str = ""  # which interleaved writer the line came from ([default3], Ray tag)
     tags: dict[str, str] = field(default_factory=dict)
+
+
+def last_with_text(tail: Sequence[tuple[int, ParsedLine]]) -> tuple[int, ParsedLine] | None:
+    """The last (line number, line) of a file's tail whose message holds text: the line a
+    log ends on, blank lines after it skipped."""
+    for lineno, line in reversed(tail):
+        if line.message.strip():
+            return lineno, line
+    return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzers.formats.base import ParsedLine
+from analyzers.formats.base import ParsedLine, last_with_text
 from analyzers.formats.severity import Prefilter
 
 # levels a job writes its own failure at: a departure logged there is the rule of
@@ -27,15 +27,8 @@ def left_at_end(
     """The (line number, line) that closes `tail` when the rank says there that it leaves on
     purpose, else None. Blank lines at the end are skipped; the last line with text decides."""
     leaving, failures = prefilter.leaving_words, prefilter.leaving_failures
-    if leaving is None:
+    last = last_with_text(tail) if leaving is not None else None
+    if last is None or (last[1].level or "").upper() in FAILURE_LEVELS:
         return None
-    for lineno, line in reversed(tail):
-        text = line.message.strip()
-        if not text:
-            continue
-        if (line.level or "").upper() in FAILURE_LEVELS:
-            return None
-        if leaving.search(text) and not (failures and failures.search(text)):
-            return lineno, line
-        return None
-    return None
+    text = last[1].message.strip()
+    return last if leaving.search(text) and not (failures and failures.search(text)) else None

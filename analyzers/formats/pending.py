@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzers.formats.base import ParsedLine
+from analyzers.formats.base import ParsedLine, last_with_text
 from analyzers.formats.severity import Prefilter
 
 
@@ -23,13 +23,8 @@ def pending_at_end(
     """The (line number, line) that closes `tail` when it announces pending work, else None.
     Blank lines at the end are skipped; the last line with text decides."""
     pending, closing = prefilter.pending_words, prefilter.closing_words
-    if pending is None:
+    last = last_with_text(tail) if pending is not None else None
+    if last is None:
         return None
-    for lineno, line in reversed(tail):
-        text = line.message.strip()
-        if not text:
-            continue
-        if pending.search(text) and not (closing and closing.search(text)):
-            return lineno, line
-        return None
-    return None
+    text = last[1].message.strip()
+    return last if pending.search(text) and not (closing and closing.search(text)) else None
