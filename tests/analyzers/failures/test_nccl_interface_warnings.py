@@ -59,39 +59,5 @@ def test_a_refused_bind_is_read_the_same_way() -> None:
 
 def test_an_interface_named_in_use_is_no_failure() -> None:
     diagnosis = diagnose_text("train.log", INTERFACE_CHOSEN)
-    assert "hccl.comm_interface_not_found" not in {
-        evidence.rule for evidence in diagnosis.evidence
-    }
+    assert "hccl.comm_interface_not_found" not in {evidence.rule for evidence in diagnosis.evidence}
     assert diagnosis.confidence < 0.6
-
-
-# The same holds for NCCL's topology reader: a PCI path it cannot resolve under /sys stops the
-# communicator's construction (the `-> 2` return codes that follow are INFO, never the cause).
-TOPOLOGY_UNREAD = """\
-WS-7731:2204:2204 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>
-WS-7731:2204:2301 [0] graph/xml.cc:332 NCCL WARN Could not find real path of /sys/class/pci_bus/0000:0a/../../0000:0a:00.0
-WS-7731:2204:2301 [0] NCCL INFO graph/xml.cc:469 -> 2
-WS-7731:2204:2301 [0] NCCL INFO graph/topo.cc:523 -> 2
-WS-7731:2204:2301 [0] NCCL INFO init.cc:581 -> 2
-"""
-
-FALLBACK_ORDER = """\
-WS-7731:2204:2301 [0] graph/search.cc:765 NCCL WARN Could not find a path for pattern 4, falling back to simple order
-WS-7731:2204:2301 [0] NCCL INFO Channel 00/02 :    0   1
-"""
-
-
-def test_an_unreadable_topology_warning_keeps_its_weight() -> None:
-    diagnosis = diagnose_text("train.log", TOPOLOGY_UNREAD)
-    assert_reads(
-        diagnosis,
-        "driver_env",
-        first_error="Could not find real path of /sys/class/pci_bus",
-        rule="env.nccl_topology_unreadable",
-    )
-    assert diagnosis.confidence >= 0.6
-
-
-def test_a_search_that_falls_back_is_not_the_topology_failure() -> None:
-    diagnosis = diagnose_text("train.log", FALLBACK_ORDER)
-    assert "env.nccl_topology_unreadable" not in {evidence.rule for evidence in diagnosis.evidence}
