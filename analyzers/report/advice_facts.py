@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from analyzers.causal.chain import CausalChain
+from analyzers.causal.verdict import Verdict
 from analyzers.classify.errorcodes import CodeInfo
 from analyzers.classify.rules import ActionBook, Knowledge
 from analyzers.core.report import Diagnosis
 from analyzers.core.types import Correlation, FileScan
 from analyzers.report.advise import Situation, asks_for, next_actions, stack_of
-from analyzers.report.multirank import Verdict
 from analyzers.timeline.slowdown import seconds, slowdown
 
 

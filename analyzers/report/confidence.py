@@ -14,6 +14,7 @@ documented range (EZxxxx -> operator layer, 561xxx -> aclnn) is too coarse to vo
 from __future__ import annotations
 
 from analyzers.causal.chain import CausalChain
+from analyzers.causal.verdict import Verdict
 from analyzers.classify.matches import Classified
 from analyzers.classify.tiers import (
     TIER_CASCADE,
@@ -26,7 +27,6 @@ from analyzers.classify.tiers import (
     TIER_WRAPPER,
 )
 from analyzers.core.report import UNLABELLED
-from analyzers.report.multirank import Verdict
 
 # How far a line's tier lets the rules trust it, before the signature's own weight.
 TIER_TRUST = {

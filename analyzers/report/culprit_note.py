@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from analyzers.causal.chain import CausalChain
 from analyzers.causal.stalled import HANG_RULE
+from analyzers.causal.verdict import Verdict
 from analyzers.core.phrases import Said, ranks_said, say, sentence, strip_stop
-from analyzers.report.multirank import Verdict
 
 
 def chain_note(chain: CausalChain, verdict: Verdict | None, culprits: Sequence[int]) -> Said | None:

@@ -16,6 +16,7 @@ from analyzers.causal.chain import CausalChain
 from analyzers.causal.first_error import find_first_error, unread_errors_chain
 from analyzers.causal.labels import first_error_reading
 from analyzers.causal.stalled import STALLED
+from analyzers.causal.verdict import Verdict
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
 from analyzers.classify.events import classify_scans
 from analyzers.classify.matches import Classified
@@ -25,7 +26,7 @@ from analyzers.classify.tiers import TIER_UNKNOWN
 from analyzers.core.phrases import Said, sentence
 from analyzers.core.report import UNLABELLED, Diagnosis
 from analyzers.core.types import Correlation, FileScan
-from analyzers.report import multirank
+from analyzers.report import multirank, quiet_jobs
 from analyzers.report.advice_facts import (
     advise,
     env_of,
@@ -39,7 +40,6 @@ from analyzers.report.citations import evidence_codes, evidence_of, unknown_code
 from analyzers.report.confidence import confidence_of
 from analyzers.report.culprit_note import chain_note, verdict_note
 from analyzers.report.fingerprint import fingerprint
-from analyzers.report.multirank import Verdict
 from analyzers.report.narrate import Story, followers, main_code, quote, root_cause, title
 from analyzers.report.outside_stops import cut_off_advancing, only_outside_stops, stall_before_stop
 from analyzers.report.rank_ends import mark_dead
@@ -58,7 +58,7 @@ def diagnose(
     items = classify_scans(scans, knowledge, stack)
     chain = find_first_error(items, correlation, scans)
     if chain.first is None or _finished_anyway(chain, correlation, scans):
-        verdict = multirank.without_errors(correlation, scans)
+        verdict = quiet_jobs.without_errors(correlation, scans)
         unread = _unread_errors(chain, verdict, items, correlation, scans)
         if unread is not None:
             return _from_first_error(unread, correlation, scans, knowledge, world_size, stack)
@@ -80,7 +80,7 @@ def _unread_errors(
     anything: a job that printed `paddle flags error: ...` and exited is better cited from that
     line, at low confidence, than reported as having no error line. A rank pattern (a healthy
     run, a hang, a missing rank) outranks such lines."""
-    if chain.first is not None or verdict.rule != multirank.NOTHING:
+    if chain.first is not None or verdict.rule != quiet_jobs.NOTHING:
         return None
     unread = unread_errors_chain(items, correlation, scans)
     return unread if unread.first is not None else None
@@ -96,7 +96,7 @@ def _finished_anyway(
     records its own failing exit, or torch's hook printed its uncaught exception): the rank
     ran something after its success line, a collective its peers had left, and that failed."""
     ranks = correlation.ranks
-    done = bool(ranks) and all(multirank.finished(rank) for rank in ranks)
+    done = bool(ranks) and all(quiet_jobs.finished(rank) for rank in ranks)
     first = chain.first
     if not done or first is None:
         return False

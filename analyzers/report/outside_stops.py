@@ -13,9 +13,9 @@ from analyzers.causal.chain import CLOCK_TOLERANCE_S, CausalChain, epoch
 from analyzers.causal.dumped_stacks import dumped_without_error, timer_dump_only
 from analyzers.causal.killed_together import aborted_together, killed_together, stopped_together
 from analyzers.causal.stalled import STALLED, stalled, stalled_among
+from analyzers.causal.verdict import Verdict
 from analyzers.classify.matches import Classified
 from analyzers.core.types import Correlation, FileScan, RankStatus
-from analyzers.report.multirank import Verdict
 
 
 def stall_before_stop(

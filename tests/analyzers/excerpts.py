@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.classify.accelerator import accelerator_of
 from analyzers.core.report import Diagnosis
-from analyzers.core.types import FileInfo, FileScan
+from analyzers.core.types import Correlation, FileInfo, FileScan
 from analyzers.ingest.layout import classify_path
 from analyzers.report.diagnose import diagnose
 from analyzers.scan.member import scan_file
@@ -30,13 +30,18 @@ def scan_text(path: str, text: str, matcher: CheckpointMatcher | None = None) ->
     return scan_file(io.BytesIO(text.encode()), info, matcher or CheckpointMatcher(()))
 
 
-def diagnose_files(files: Mapping[str, str]) -> Diagnosis:
-    """Several files of one small bundle, diagnosed together."""
+def correlate_files(files: Mapping[str, str]) -> tuple[list[FileScan], Correlation]:
+    """Several files of one small bundle, scanned and their ranks correlated."""
     matcher = CheckpointMatcher(())
     scans = [scan_text(path, text, matcher) for path, text in files.items()]
     place_year_less_times(scans)
     assign_worker_ranks(scans)
-    correlation = correlate(scans, None)
+    return scans, correlate(scans, None)
+
+
+def diagnose_files(files: Mapping[str, str]) -> Diagnosis:
+    """Several files of one small bundle, diagnosed together."""
+    scans, correlation = correlate_files(files)
     return diagnose(scans, correlation, correlation.world_size, accelerator_of(scans))
 
 

@@ -22,7 +22,7 @@ from analyzers.classify.rules import (
 )
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.core.yamlcheck import KnowledgeError
-from analyzers.report import multirank
+from analyzers.report import multirank, quiet_jobs
 
 KNOWLEDGE = load_knowledge()
 EXAMPLES = [
@@ -64,7 +64,7 @@ def test_actions_refer_to_known_signatures_and_codes() -> None:
 
 
 def test_verdict_actions_refer_to_verdicts_the_ranks_can_give() -> None:
-    source = Path(multirank.__file__).read_text()
+    source = "".join(Path(m.__file__).read_text() for m in (multirank, quiet_jobs))
     given = set(re.findall(r'Verdict\(\s*"(multirank\.\w+)"', source))
     assert KNOWLEDGE.actions.verdicts
     assert set(KNOWLEDGE.actions.verdicts) <= given
