@@ -12,26 +12,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from django.db import connection
+from django.db import connection, models
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from analyzers.library.category_terms import category_terms
 from incidents.library import typos
-from incidents.library.models import Case, CaseKey, SearchIndexFormat
+from incidents.library.models import CASE_TEXT_FIELDS, Case, CaseKey, SearchIndexFormat
 from incidents.library.search import FTS_TABLE, is_postgres
 from incidents.library.search_documents import Document, case_document
 
 BATCH = 500
-LIST_FIELDS = (
-    "symptoms",
-    "signatures",
-    "codes",
-    "operators",
-    "hardware",
-    "verify",
-    "references",
-    "tags",
+# the list-valued fields among those a person edits: a list field added to the case form is
+# searched without touching the index
+LIST_FIELDS = tuple(
+    name for name in CASE_TEXT_FIELDS if isinstance(Case._meta.get_field(name), models.JSONField)
 )
 
 

@@ -46,3 +46,11 @@ def test_a_rebuild_records_the_format_it_built():
 
     assert search_index.rebuild_index() == 1
     assert search_index.index_is_current()
+
+
+def test_every_list_a_person_edits_is_searched_and_the_strategy_ids_are_not():
+    case("hccl-buffsize", verify=["rerun with HCCL_BUFFSIZE doubled"], strategy=["comm.buffsize"])
+
+    assert found("doubled") == ["hccl-buffsize"]
+    assert "strategy" not in search_index.LIST_FIELDS
+    assert {"symptoms", "signatures", "verify", "tags"} <= set(search_index.LIST_FIELDS)
