@@ -138,3 +138,33 @@ def test_the_service_threads_progress_of_an_operation_reports_nothing() -> None:
     text = "host-b:7710:7790 [2] NCCL INFO Received and initiated operation=Connect res=0\n"
     diagnosis = diagnose_text("node1.log", text)
     assert "hccl.nccl_proxy_operation_failed" not in rules_of(diagnosis)
+
+
+# Before the proxy runs any operation, its service thread reads what a local rank asks of it.
+# When that read fails, the thread says so with the local rank it could not hear from, one line
+# above the proxy's own report of the operation that could not run: the first error.
+SERVICE_THREAD_RECEIVE_FAILED = """\
+gpu-a:5512:5580 [1] NCCL INFO misc/socket.cc:806 -> 3
+
+gpu-a:5512:5580 [1] proxy.cc:1533 NCCL WARN [Service thread] Could not receive type from localRank 3, res=3, closed=0
+
+gpu-a:5512:5580 [1] proxy.cc:1557 NCCL WARN [Proxy Service 1] Failed to execute operation Init from rank 3, retcode 3
+gpu-a:5512:5512 [1] NCCL INFO group.cc:418 -> 3
+"""
+
+
+def test_the_service_threads_failed_receive_is_the_first_error() -> None:
+    diagnosis = diagnose_text("node0.log", SERVICE_THREAD_RECEIVE_FAILED)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Could not receive type from localRank 3",
+        rule="hccl.nccl_proxy_operation_failed",
+    )
+
+
+def test_a_local_rank_that_closed_its_connection_reports_nothing() -> None:
+    # At teardown each local rank closes its connection to the proxy, which notes it at INFO.
+    text = "gpu-a:5512:5580 [1] NCCL INFO [Service thread] Connection closed by localRank 3\n"
+    diagnosis = diagnose_text("node0.log", text)
+    assert "hccl.nccl_proxy_operation_failed" not in rules_of(diagnosis)
