@@ -185,8 +185,8 @@ def _candidates(
     if first is None:
         return
     if ruled is not None and ruled.neighbours is not None:
+        said = ruled.reason
         for label in ruled.neighbours:
-            said = ruled.reason
             yield Alternative(label, said.en, confidence * GUIDE_SHARE, said.zh), True
     if line_category:
         yield _from_line(first, line_category, confidence), True

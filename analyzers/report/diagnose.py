@@ -135,12 +135,9 @@ def _from_first_error(
     if verdict:
         category, subsystem = verdict.category, verdict.subsystem
     codes = evidence_codes(chain, knowledge)
+    stalled_by_thread = reading.thread_stall and not verdict  # a ranks' verdict speaks instead
     confidence = confidence_of(
-        chain,
-        category,
-        verdict,
-        by_words=reading.words is not None,
-        thread_stall=reading.thread_stall and not verdict,
+        chain, category, verdict, by_words=reading.words is not None, thread_stall=stalled_by_thread
     )
     note = chain_note(chain, verdict, culprits)
     diagnosis = Diagnosis(
@@ -160,7 +157,7 @@ def _from_first_error(
             scans,
             correlation,
             verdict,
-            waited_on=reading.thread_stall and not verdict,
+            waited_on=stalled_by_thread,
         ),
     )
     _say_culprit_note(diagnosis, note)

@@ -9,9 +9,7 @@ from __future__ import annotations
 from analyzers.causal.verdict import Verdict
 from analyzers.report.quiet_jobs import NOTHING, finished, without_errors
 from tests.analyzers.excerpts import correlate_files
-from tests.analyzers.job_bundles import RankLog, ranks
-
-ENV = "WORLD_SIZE={size}\nMASTER_ADDR=127.0.0.1\nMASTER_PORT=36949\nBACKEND=gloo\n"
+from tests.analyzers.job_bundles import ENV, RankLog, ranks
 
 
 def decide(logs: list[RankLog], **extra: str) -> Verdict:
