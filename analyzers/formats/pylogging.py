@@ -88,6 +88,15 @@ INFO 2026-12-06 05:42:42.726 rank6 train:73] layer 2 passed
                                           (processes sharing one file, tagged only by their
                                            pid, `pid=` or bare: the pid is the line's worker
                                            tag)
+[2026-12-07 12:20:55,830][train.rank1][INFO] - Epoch 0/3 - step 5/6 done
+                                          (Hydra's default job logging: time, logger name and
+                                           level each in brackets, ` - `; a logger named per
+                                           rank gives the rank)
+2026-12-07T12:16:55.853+0000 INFO  moe_infer rank=1 | layer 1 norm passed
+                                          (a job's own Formatter: the level padded, the
+                                           logger's name, its `rank=N`, a bar; the ISO time,
+                                           zoned as `%z` writes it, is peeled first as a
+                                           collector's stamp and given back by `lines`)
 """
 
 from __future__ import annotations
@@ -149,6 +158,19 @@ STRUCTLOG_CONSOLE = header(
         ("exception", "ERROR"),
     ),
 )
+# a job's own Formatter that writes the level padded, the logger's name and the rank as a key
+# before a bar: "INFO  moe_infer rank=1 | layer 1 norm passed" (its zoned ISO time before it
+# is peeled first, as a collector's stamp would be, and given back by `lines`)
+LEVEL_NAME_RANK_BAR = header(
+    NAME,
+    r"(?:(?P<ts>"
+    + _ZONED_DATE
+    + r")\s+)?"
+    + _LEVEL
+    + r"\s+[A-Za-z_][\w.-]*\s+(?i:rank)=(?P<rank>\d+)\s+\|\s+",
+)
+# the headers whose own time a collector-stamp wrapper may have peeled first
+OWN_STAMP_PEELED_FIRST = (STRUCTLOG_CONSOLE, LEVEL_NAME_RANK_BAR)
 _PAIRS_TAIL = regex_programs.compile(
     r"(?P<pad> +)(?P<pairs>[A-Za-z_][\w.]*=(?:'[^']*'|\"[^\"]*\"|[^\s'\"]\S*)"
     r"(?: [A-Za-z_][\w.]*=(?:'[^']*'|\"[^\"]*\"|[^\s'\"]\S*))*)$"
@@ -172,6 +194,17 @@ _NOT_ANOTHER_BRACKETED_LEVEL = (
 
 HEADERS = (
     STRUCTLOG_CONSOLE,
+    LEVEL_NAME_RANK_BAR,
+    # Hydra's default job logging, `[%(asctime)s][%(name)s][%(levelname)s] - %(message)s`: a
+    # logger named per rank (`train.rank1`) gives the rank; a bare rank tag in that place is
+    # read by the rank-tagged brackets below
+    header(
+        NAME,
+        r"\[(?P<ts>"
+        + _DATE
+        + r")\]\[(?!(?i:rank|r)[ _]?\d+\])(?:(?:[A-Za-z_][\w-]*\.)*(?i:rank)[_-]?"
+        r"(?P<rank>\d+)|[A-Za-z_][\w.-]*)\]\[" + _LEVEL + r"\] - ",
+    ),
     # processes sharing one log file, told apart by logging's `%(process)d` alone:
     # "2026-12-05 02:58:23,929 pid=17350 INFO infer: layer 2 passed" (the rank, if any, is
     # what the process states on its own lines: `formats.worker_tags`)
