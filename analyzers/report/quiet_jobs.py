@@ -147,6 +147,8 @@ def _npu_processes_gone(correlation: Correlation, scans: Sequence[FileScan]) -> 
     idle = tuple(sorted(devices - busy))
     if not busy or not idle:
         return None
+    if not _several_ranks(correlation, scans, busy):
+        return None
     ranks = idle if stated_world_size(scans) in (None, len(devices)) else ()
     where = say("verdict.npu_processes", busy=_ids(busy), idle=_ids(idle))
     if min(idle) > max(busy):
@@ -154,6 +156,16 @@ def _npu_processes_gone(correlation: Correlation, scans: Sequence[FileScan]) -> 
         return Verdict("multirank.weight_load", "weight_load", "framework", 0.5, ranks, reason)
     reason = say("verdict.empty_npus_died", where=where)
     return Verdict("multirank.crashed", "device_fault", "device", 0.45, ranks, reason)
+
+
+def _several_ranks(correlation: Correlation, scans: Sequence[FileScan], busy: set[int]) -> bool:
+    """Whether anything says the job ran more than one process: more than one busy NPU, a
+    stated world size above one, or more than one rank in its logs. One process on one card
+    beside idle cards is what a single-process job on a shared machine looks like; the idle
+    cards were never the job's, so they say nothing about ranks that died
+    (docs/labelling.md#idle-cards-beside-a-single-process-job)."""
+    stated = stated_world_size(scans)
+    return len(busy) > 1 or (stated is not None and stated > 1) or len(correlation.ranks) > 1
 
 
 def _ids(numbers: Iterable[int]) -> str:
