@@ -160,12 +160,15 @@ def _npu_processes_gone(correlation: Correlation, scans: Sequence[FileScan]) -> 
 
 def _several_ranks(correlation: Correlation, scans: Sequence[FileScan], busy: set[int]) -> bool:
     """Whether anything says the job ran more than one process: more than one busy NPU, a
-    stated world size above one, or more than one rank in its logs. One process on one card
-    beside idle cards is what a single-process job on a shared machine looks like; the idle
-    cards were never the job's, so they say nothing about ranks that died
+    stated world size above one, more than one rank in its logs, or logs named per rank
+    (`log_0.log`: a job that writes one log per rank). One process on one card beside idle
+    cards, with one log that names no rank, is what a single-process job on a shared machine
+    looks like; the idle cards were never the job's, so they say nothing about ranks that died
     (docs/labelling.md#idle-cards-beside-a-single-process-job)."""
     stated = stated_world_size(scans)
-    return len(busy) > 1 or (stated is not None and stated > 1) or len(correlation.ranks) > 1
+    if len(busy) > 1 or (stated is not None and stated > 1) or len(correlation.ranks) > 1:
+        return True
+    return any(scan.info.rank is not None for scan in scans)
 
 
 def _ids(numbers: Iterable[int]) -> str:

@@ -41,3 +41,16 @@ def test_undefined_references_are_parts_that_do_not_fit() -> None:
 def test_a_note_about_a_fixed_reference_is_no_failure() -> None:
     diagnosis = diagnose_text("build/make.log", LINK_FIXED)
     assert "cfg.link_undefined_reference" not in rules_of(diagnosis)
+
+
+NEEDED_LIBRARY_MISSING = """\
+[100%] Linking CXX executable ../bin/solver
+/usr/bin/ld: warning: libgfortran-5a6b7c8d.so.5.0.0, needed by /srv/env/lib/libscipy_openblas.so, not found (try using -rpath or -rpath-link)
+/usr/bin/ld: /srv/env/lib/libscipy_openblas.so: undefined reference to `_gfortran_concat_string@GFORTRAN_8'
+collect2: error: ld returned 1 exit status
+"""
+
+
+def test_references_step_aside_for_a_needed_library_not_found() -> None:
+    diagnosis = diagnose_text("build/make.log", NEEDED_LIBRARY_MISSING)
+    assert_reads(diagnosis, "driver_env", first_error="needed by /srv/env/lib/libscipy_openblas.so")
