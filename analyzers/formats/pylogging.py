@@ -122,6 +122,7 @@ VLLM = "vllm"
 SGLANG = "sglang"
 
 _LEVEL = r"(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+_BARE_LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
 _LEVEL_OR_LETTER = r"(?P<level>[DIWEFC]|DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _TRACING_LEVEL = r"(?P<level>TRACE|DEBUG|INFO|WARN|ERROR)"
 _ANY_CASE_LEVEL = r"(?P<level>(?i:debug|info|warning|warn|error|critical|fatal))"
@@ -341,6 +342,26 @@ HEADERS = (
         NAME,
         r"\[(?:(?P<ts>" + _DATE + r")|\d\d:\d\d:\d\d(?:[.,]\d{1,6})?)\] "
         r"(?:" + _LEVEL_OR_LETTER + r" )?(?:(?i:rank) ?|[rR])(?P<rank>\d+)(?::| \|)\s",
+    ),
+    # the same print behind a full date, bracketed or not, with no level: its rank label in
+    # brackets ("2026-12-07 12:20:55 [rank 1] loss 2.31") or, after a bare date, closed by a
+    # colon or a bar ("2026-12-07 12:20:55,418 rank 1: ..."); a level after the label leaves
+    # the line to the headers above that read it
+    header(
+        NAME,
+        r"\[?(?P<ts>"
+        + _DATE
+        + r")\]? \[(?i:rank)[ _]?(?P<rank>\d+)\]:?(?!\s*\[?"
+        + _BARE_LEVEL
+        + r")\s+",
+    ),
+    header(
+        NAME,
+        r"(?P<ts>"
+        + _DATE
+        + r") (?i:rank)[ _]?(?P<rank>\d+)(?::| \|)(?!\s*\[?"
+        + _BARE_LEVEL
+        + r")\s+",
     ),
     header(NAME, _LEVEL + r":[\w.]+:"),
     header(NAME, r"\[" + _LEVEL + r"\] [\w.-]+\.py(?::\d+)?: "),
