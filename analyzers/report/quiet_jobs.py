@@ -147,6 +147,8 @@ def _npu_processes_gone(correlation: Correlation, scans: Sequence[FileScan]) -> 
     idle = tuple(sorted(devices - busy))
     if not busy or not idle:
         return None
+    if not _several_ranks(correlation, scans, busy):
+        return None
     ranks = idle if stated_world_size(scans) in (None, len(devices)) else ()
     where = say("verdict.npu_processes", busy=_ids(busy), idle=_ids(idle))
     if min(idle) > max(busy):
@@ -154,6 +156,19 @@ def _npu_processes_gone(correlation: Correlation, scans: Sequence[FileScan]) -> 
         return Verdict("multirank.weight_load", "weight_load", "framework", 0.5, ranks, reason)
     reason = say("verdict.empty_npus_died", where=where)
     return Verdict("multirank.crashed", "device_fault", "device", 0.45, ranks, reason)
+
+
+def _several_ranks(correlation: Correlation, scans: Sequence[FileScan], busy: set[int]) -> bool:
+    """Whether anything says the job ran more than one process: more than one busy NPU, a
+    stated world size above one, more than one rank in its logs, or logs named per rank
+    (`log_0.log`: a job that writes one log per rank). One process on one card beside idle
+    cards, with one log that names no rank, is what a single-process job on a shared machine
+    looks like; the idle cards were never the job's, so they say nothing about ranks that died
+    (docs/labelling.md#idle-cards-beside-a-single-process-job)."""
+    stated = stated_world_size(scans)
+    if len(busy) > 1 or (stated is not None and stated > 1) or len(correlation.ranks) > 1:
+        return True
+    return any(scan.info.rank is not None for scan in scans)
 
 
 def _ids(numbers: Iterable[int]) -> str:
