@@ -7,15 +7,11 @@ import pytest
 from analyzers.classify.rules import load_knowledge
 
 KNOWLEDGE = load_knowledge()
-
-
 EXAMPLES = [
     pytest.param(sig, line, id=f"{sig.id}#{n}")
     for sig in KNOWLEDGE.signatures
     for n, line in enumerate(sig.examples)
 ]
-
-
 COUNTEREXAMPLES = [
     pytest.param(sig, line, id=f"{sig.id}#{n}")
     for sig in KNOWLEDGE.signatures
