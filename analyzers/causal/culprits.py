@@ -55,10 +55,23 @@ NOBODY = Blame([])
 
 
 def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[FileScan]) -> Blame:
-    """Ranks whose own behaviour started the failure, not the peers that waited on them."""
-    first = chain.first
-    if first is None:
+    """Ranks whose own behaviour started the failure, not the peers that waited on them.
+
+    The stages run in order of trust; the first that decides (NOBODY included) answers."""
+    if chain.first is None:
         return NOBODY
+    for stage in (_named_by_lines, _failed_on_its_own, _ended_or_set_apart, _peer_disagrees):
+        found = stage(chain, correlation, scans)
+        if found is not None:
+            return found
+    return _left_waiting(chain, correlation, scans)
+
+
+def _named_by_lines(
+    chain: CausalChain, correlation: Correlation | None, scans: Sequence[FileScan]
+) -> Blame | None:
+    """Ranks the first error's line names, or a report right under it names."""
+    first = chain.first
     named = next((m.culprits for m in first.matches if names_its_culprits(m, first)), ())
     if named:  # numbered inside a sub-group: its members' global ranks, or none if untold
         writers = [*chain.top, *chain.supporting, *chain.cascades]
@@ -81,29 +94,44 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     reported = block_named(chain)
     if reported:
         return Blame(reported, say("blame.report_names", many=several(reported)))
-    if first.tier in OWN_FAILURE_TIERS:
-        offsets = correlation.clock_offsets if correlation else {}
-        own = _own(chain, offsets)
-        source = unpickled_from_one(chain, own.ranks, correlation, scans)
-        if source is not None:
-            return source
-        if shared_by_all(chain, own, correlation):
-            return NOBODY
-        if own.ranks or first.rank is not None:
-            return own
-        # A death reported by no rank's own log (a shell's job notice, a kernel line) names
-        # no one: the rank comparison finds the rank that went quiet while its peers failed.
-        size_stated = world_size_stated(scans, correlation)
-        return singled_out(correlation, size_stated, spared=teardown_killed(scans)) or NOBODY
-    ended = ended_apart(chain)
-    if ended is not None:
-        return ended
-    lost = lost_agent(first, correlation, scans)
-    if lost is not None:
-        return lost
-    stopped_node = node_stopped_from_outside(first, correlation, scans)
-    if stopped_node:
-        return Blame(stopped_node, say("blame.stopped_node", many=several(stopped_node)))
+    return None
+
+
+def _failed_on_its_own(
+    chain: CausalChain, correlation: Correlation | None, scans: Sequence[FileScan]
+) -> Blame | None:
+    """The ranks whose own failure falls in the causal window, when the first error is one."""
+    first = chain.first
+    if first.tier not in OWN_FAILURE_TIERS:
+        return None
+    offsets = correlation.clock_offsets if correlation else {}
+    own = _own(chain, offsets)
+    source = unpickled_from_one(chain, own.ranks, correlation, scans)
+    if source is not None:
+        return source
+    if shared_by_all(chain, own, correlation):
+        return NOBODY
+    if own.ranks or first.rank is not None:
+        return own
+    # A death reported by no rank's own log (a shell's job notice, a kernel line) names
+    # no one: the rank comparison finds the rank that went quiet while its peers failed.
+    size_stated = world_size_stated(scans, correlation)
+    return singled_out(correlation, size_stated, spared=teardown_killed(scans)) or NOBODY
+
+
+def _ended_or_set_apart(
+    chain: CausalChain, correlation: Correlation | None, scans: Sequence[FileScan]
+) -> Blame | None:
+    """A rank, agent or node that ended apart, a shared setting, a rank out of inputs or on
+    its own pipeline schedule."""
+    first = chain.first
+    found = (
+        ended_apart(chain)
+        or lost_agent(first, correlation, scans)
+        or _stopped_node(first, correlation, scans)
+    )
+    if found is not None:
+        return found
     if any(match.signature.shared_setting for match in first.matches):
         # every rank read the same setting: a rank is singled out only by a line naming it
         return unreached_store(chain) or keys_waited_for(chain) or NOBODY
@@ -114,36 +142,70 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     if schedule is not None:  # a pipeline stage that ran its sends and receives in another order
         rank, lone, common, _ = schedule
         return Blame([rank], say("blame.rank_schedule", schedule=lone, common=common))
-    size_stated = world_size_stated(scans, correlation)
-    quiet_suspect = not any(match.signature.peer_sent for match in first.matches)
-    sender = None if quiet_suspect else sender_waited_on(first.rank, correlation)
-    if sender is not None:
-        return Blame([sender], say("blame.receiver_waited_on", rank=first.rank))
-    ahead = None if quiet_suspect else receiver_ran_ahead(first.rank, correlation)
-    if ahead is not None:
-        return ahead
-    odd = None if quiet_suspect else odd_node_setting(scans)
-    if odd is not None:
-        names, ranks = odd
-        return Blame(ranks, say("blame.node_setting", names=", ".join(names), many=several(ranks)))
-    dtype = None if quiet_suspect else odd_dtype_rank(scans)
-    if dtype is not None:
-        rank, lone, common, words = dtype
-        if not common:  # it alone warned of its dtype
-            return Blame([rank], say("blame.rank_dtype_warned", dtype=lone, words=words))
-        return Blame([rank], say("blame.rank_dtype", dtype=lone, common=common, words=words))
-    lone = None if quiet_suspect else lone_gather_receiver(chain, scans)
-    if lone is not None:
-        return lone
+    return None
+
+
+def _stopped_node(
+    first: Classified, correlation: Correlation | None, scans: Sequence[FileScan]
+) -> Blame | None:
+    stopped_node = node_stopped_from_outside(first, correlation, scans)
+    if not stopped_node:
+        return None
+    return Blame(stopped_node, say("blame.stopped_node", many=several(stopped_node)))
+
+
+def _quiet_suspect(chain: CausalChain) -> bool:
+    """The first error blames no peer that sent it something: the quiet ranks are suspects."""
+    return not any(match.signature.peer_sent for match in chain.first.matches)
+
+
+def _peer_disagrees(
+    chain: CausalChain, correlation: Correlation | None, scans: Sequence[FileScan]
+) -> Blame | None:
+    """A peer the waiting rank depended on, or one rank set up unlike the others."""
+    first = chain.first
+    if not _quiet_suspect(chain):
+        sender = sender_waited_on(first.rank, correlation)
+        if sender is not None:
+            return Blame([sender], say("blame.receiver_waited_on", rank=first.rank))
+        found = receiver_ran_ahead(first.rank, correlation) or _odd_setting(scans)
+        if found is not None:
+            return found
+        found = _odd_dtype(scans) or lone_gather_receiver(chain, scans)
+        if found is not None:
+            return found
     # ranks that built their groups in another order broke the set-up the others waited in;
     # the ranks left hanging inside it are quiet, but they are not the ones at fault
     reordered = built_in_other_order(correlation)
     if reordered is not None:
         return reordered
     # ranks that logged both ends of a ring exchange: the pairs that did not meet say who
-    unmatched = unmatched_exchange(correlation) or unmatched_handoff(correlation)
-    if unmatched is not None:
-        return unmatched
+    return unmatched_exchange(correlation) or unmatched_handoff(correlation)
+
+
+def _odd_setting(scans: Sequence[FileScan]) -> Blame | None:
+    odd = odd_node_setting(scans)
+    if odd is None:
+        return None
+    names, ranks = odd
+    return Blame(ranks, say("blame.node_setting", names=", ".join(names), many=several(ranks)))
+
+
+def _odd_dtype(scans: Sequence[FileScan]) -> Blame | None:
+    dtype = odd_dtype_rank(scans)
+    if dtype is None:
+        return None
+    rank, lone, common, words = dtype
+    if not common:  # it alone warned of its dtype
+        return Blame([rank], say("blame.rank_dtype_warned", dtype=lone, words=words))
+    return Blame([rank], say("blame.rank_dtype", dtype=lone, common=common, words=words))
+
+
+def _left_waiting(
+    chain: CausalChain, correlation: Correlation | None, scans: Sequence[FileScan]
+) -> Blame:
+    """The first error is only a wait: the ranks the comparison or the waits single out."""
+    first = chain.first
     # an interrupt says who was outside the collective; a rank quiet after it was blocked
     spared = teardown_killed(scans)
     # a peer that closed the connection had ended before the first error: a rank the agent
@@ -153,8 +215,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     if past is not None:
         return past
     stopped = agent_stopped(scans) if gone else frozenset()
+    size_stated = world_size_stated(scans, correlation)
     found = interrupted_outside(chain) or singled_out(
-        correlation, size_stated, quiet_suspect, spared, stopped, works_in_chain(chain)
+        correlation, size_stated, _quiet_suspect(chain), spared, stopped, works_in_chain(chain)
     )
     if found is not None and len(found.ranks) > 1:
         # ranks that stopped together in a sub-group: the one whose wait is in a collective no

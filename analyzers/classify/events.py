@@ -3,7 +3,8 @@
 
 A line's words give its tier; its place moves it: a rank that went on past it
 (`analyzers.classify.recovery`), a wrapper above the exception it carries, a launcher's kill of a
-survivor (`analyzers.classify.process_ends`), the block and cascade yields
+survivor (`analyzers.classify.process_ends`; all read once per file in
+`analyzers.classify.file_marks`), the block and cascade yields
 (`analyzers.classify.block_context`). This module runs those steps in order, so that order is
 read in one place::
 
@@ -14,10 +15,8 @@ read in one place::
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
 
-from analyzers.checkpoints.restarts import restart_lines
 from analyzers.classify.block_context import (
     lead_restated_runs,
     yield_to_anywhere_in_bundle,
@@ -28,18 +27,15 @@ from analyzers.classify.block_context import (
     yield_to_nccl_debug_file,
     yield_to_same_process,
 )
+from analyzers.classify.file_marks import FileMarks
 from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.line_matches import LineReadings
 from analyzers.classify.matches import Classified
-from analyzers.classify.process_ends import stdout_copied_late, teardown_kill_lines
 from analyzers.classify.record_leads import lead_unread_records
 from analyzers.classify.recovery import (
-    last_progress,
-    logged_success,
     mark_recovered,
     pass_over_logged_warnings,
     pass_over_prompt_slips,
-    progress_by_attempt,
 )
 from analyzers.classify.rule_conditions import (
     keep_rules_announced_earlier,
@@ -58,14 +54,6 @@ from analyzers.classify.tiers import (
     TRACEBACK_SOURCE,
     classify_event,
 )
-from analyzers.classify.traceback_records import (
-    carrier_lines,
-    handler_write_lines,
-    ignored_lines,
-    inner_packages,
-    reraised_lines,
-    thread_lines,
-)
 from analyzers.core.types import EventKind, FileScan
 
 
@@ -74,78 +62,82 @@ def classify_scans(
 ) -> list[Classified]:
     """Every error and warning event of the bundle, classified, in bundle order; `stack` is
     the accelerator the bundle shows, on which some probes' failures are expected."""
-    items = []
+    items: list[Classified] = []
     read = LineReadings(knowledge)
     for order, scan in enumerate(scans):
-        progress, reraised = last_progress(scan), reraised_lines(scan)
-        failed_writes = handler_write_lines(scan)
-        # a thread's death is no recovery of a rank that never finished: the progress after it
-        # was the main thread's, which then stopped
-        threads = set() if logged_success(scan) else thread_lines(scan)
-        restarts = restart_lines(scan)
-        by_attempt = progress_by_attempt(scan, restarts) if restarts else []
-        carriers = carrier_lines(scan)
-        ignored = ignored_lines(scan)
-        copied_late = stdout_copied_late(scan)
-        teardown = teardown_kill_lines(scan)
-        first = len(items)
-        raised: dict[int, Sequence[str]] | None = None
-        seen: set[str] = set()  # the rules this file's lines read so far
-        for event in scan.events:
-            if event.kind in (EventKind.ERROR, EventKind.WARNING):
-                item = classify_event(event, order, knowledge, read)
-                if any(
-                    match.signature.raised_in or match.signature.unframed for match in item.matches
-                ):
-                    raised = inner_packages(scan) if raised is None else raised
-                    keep_rules_raised_here(item, raised.get(event.line, ()))
-                if any(match.signature.levels for match in item.matches):
-                    keep_rules_of_its_level(item, event.level)
-                if any(match.signature.needs_earlier for match in item.matches):
-                    keep_rules_announced_earlier(item, seen)
-                seen.update(match.signature.id for match in item.matches)
-                item.rank = event.rank if event.rank is not None else scan.info.rank
-                item.kind = scan.info.kind
-                if event.line in ignored:
-                    # printed by the unraisable hook and passed over: it stopped nothing, so
-                    # it is cited only when the file shows nothing better
-                    item.tier = min(item.tier, TIER_GENERIC)
-                elif item.tier == TIER_UNKNOWN and event.line in carriers:
-                    item.tier = TIER_GENERIC  # only carries the exception printed below it
-                elif item.tier == TIER_UNKNOWN and event.line in reraised:
-                    item.tier = TIER_CASCADE  # raised while handling an earlier exception
-                elif event.line in failed_writes and item.tier > TIER_CASCADE:
-                    # the handler could not write down the failure it was handling
-                    item.tier = TIER_CASCADE
-                elif event.line in teardown and item.tier >= TIER_CASCADE:
-                    # the launcher's own kill of a survivor: below the status records of the
-                    # ranks that failed first, and naming no culprit
-                    item.tier, item.demoted = TIER_TEARDOWN_KILL, True
-                # a rank the console reports dead did not carry on after its error, nor
-                # after the agent's own report of its end (`failed (exitcode: -11)
-                # local_rank: 3`): its progress below either was copied there late
-                if event.line not in threads and item.rank not in copied_late:
-                    mark_recovered(
-                        item,
-                        by_attempt[bisect_right(restarts, event.line)] if restarts else progress,
-                    )
-                items.append(item)
-        pass_over_prompt_slips(items[first:], scan)
-        pass_over_logged_warnings(items[first:], scan)
-        _carriers_yield_to_what_they_carry(items[first:], scan)
-        yield_to_block_details(items[first:], TIER_CASCADE)
-        yield_to_earlier_in_file(items[first:], TIER_CASCADE)
-        yield_to_named_cause(items[first:], TIER_CASCADE)
-        yield_to_later_in_file(items[first:], TIER_GENERIC)
-        lead_restated_runs(items[first:], TIER_GENERIC)
-        lead_unread_records(items[first:], (TIER_CASCADE, TIER_GENERIC, TIER_UNMATCHED))
-        demote_late_blocks(items[first:], TIER_WRAPPER, knowledge.codes)
+        items += _classify_file(scan, order, knowledge, read)
     yield_to_same_process(items, TIER_CASCADE)
     yield_to_nccl_debug_file(items, TIER_CASCADE)
     yield_to_anywhere_in_bundle(items, TIER_CASCADE)
     _records_quoting_a_traceback(items)
     _quiet_expected_probes(items, stack)
     return items
+
+
+def _classify_file(
+    scan: FileScan, order: int, knowledge: Knowledge, read: LineReadings
+) -> list[Classified]:
+    """One file's events, each read, placed by its file's marks, then yielding within it."""
+    marks = FileMarks.of(scan)
+    items = []
+    seen: set[str] = set()  # the rules this file's lines read so far
+    for event in scan.events:
+        if event.kind in (EventKind.ERROR, EventKind.WARNING):
+            item = classify_event(event, order, knowledge, read)
+            _keep_rules_that_hold(item, marks, seen)
+            item.rank = event.rank if event.rank is not None else scan.info.rank
+            item.kind = scan.info.kind
+            _place_in_file(item, marks)
+            items.append(item)
+    pass_over_prompt_slips(items, scan)
+    pass_over_logged_warnings(items, scan)
+    _carriers_yield_to_what_they_carry(items, scan)
+    yield_to_block_details(items, TIER_CASCADE)
+    yield_to_earlier_in_file(items, TIER_CASCADE)
+    yield_to_named_cause(items, TIER_CASCADE)
+    yield_to_later_in_file(items, TIER_GENERIC)
+    lead_restated_runs(items, TIER_GENERIC)
+    lead_unread_records(items, (TIER_CASCADE, TIER_GENERIC, TIER_UNMATCHED))
+    demote_late_blocks(items, TIER_WRAPPER, knowledge.codes)
+    return items
+
+
+def _keep_rules_that_hold(item: Classified, marks: FileMarks, seen: set[str]) -> None:
+    """Drop the rules whose conditions the line's place does not meet (raised in a package,
+    logged at a level, announced by an earlier line); `seen` gathers the rules read so far."""
+    event = item.event
+    if any(match.signature.raised_in or match.signature.unframed for match in item.matches):
+        keep_rules_raised_here(item, marks.raised_in(event.line))
+    if any(match.signature.levels for match in item.matches):
+        keep_rules_of_its_level(item, event.level)
+    if any(match.signature.needs_earlier for match in item.matches):
+        keep_rules_announced_earlier(item, seen)
+    seen.update(match.signature.id for match in item.matches)
+
+
+def _place_in_file(item: Classified, marks: FileMarks) -> None:
+    """Move a line's tier by what its file says about it."""
+    line = item.event.line
+    if line in marks.ignored:
+        # printed by the unraisable hook and passed over: it stopped nothing, so it is cited
+        # only when the file shows nothing better
+        item.tier = min(item.tier, TIER_GENERIC)
+    elif item.tier == TIER_UNKNOWN and line in marks.carriers:
+        item.tier = TIER_GENERIC  # only carries the exception printed below it
+    elif item.tier == TIER_UNKNOWN and line in marks.reraised:
+        item.tier = TIER_CASCADE  # raised while handling an earlier exception
+    elif line in marks.failed_writes and item.tier > TIER_CASCADE:
+        # the handler could not write down the failure it was handling
+        item.tier = TIER_CASCADE
+    elif line in marks.teardown and item.tier >= TIER_CASCADE:
+        # the launcher's own kill of a survivor: below the status records of the ranks that
+        # failed first, and naming no culprit
+        item.tier, item.demoted = TIER_TEARDOWN_KILL, True
+    # a rank the console reports dead did not carry on after its error, nor after the
+    # agent's own report of its end (`failed (exitcode: -11) local_rank: 3`): its progress
+    # below either was copied there late
+    if line not in marks.threads and item.rank not in marks.copied_late:
+        mark_recovered(item, marks.progress_after(line))
 
 
 RECORD_SOURCES = frozenset({"jsonlines", "keyvalue", "logging"})

@@ -8,6 +8,7 @@
 {% rank_attempts report as attempts %}{{ rank|error_attempt:attempts }}
 {{ rank|rank_host:report.environment.rank_hosts }}
 {{ rank.status|rank_status }}            the status in the page's language
+{% if report.ranks|some_checkpointed %}  some rank reached a checkpoint
 """
 
 from __future__ import annotations
@@ -37,6 +38,13 @@ def evidence_url(ref: Mapping[str, Any] | None, incident: Any) -> str:
 @register.filter
 def rank_status(status: str) -> str:
     return status_words(status)
+
+
+@register.filter
+def some_checkpointed(ranks: list[Mapping[str, Any]] | None) -> bool:
+    """Some rank reached a checkpoint: then the lack of a common one is a finding to show
+    (a rank stopped before its first checkpoint or left no log), not an empty timeline."""
+    return any(rank.get("last_checkpoint") for rank in ranks or ())
 
 
 @register.filter

@@ -84,6 +84,34 @@ def test_card_of_a_report_without_the_layer_names_the_checkpoint_alone(alice_cli
     assert '<dd class="mono">attention passed</dd>' in html
 
 
+def test_card_says_no_checkpoint_was_common_when_one_rank_never_reached_any(alice_client, alice):
+    """Rank 3 died before its first checkpoint: no checkpoint is common, and the card says so
+    rather than dropping the row."""
+    report = crash_report(last_common_checkpoint=None, last_common_checkpoint_qualified=None)
+    for rank in report["ranks"]:
+        if rank["rank"] == 3:
+            rank.update(checkpoints=0, last_checkpoint=None, last_checkpoint_qualified=None)
+    incident = make_incident(report, alice)
+
+    html = alice_client.get(incident.get_absolute_url()).content.decode()
+
+    card = html[html.index('id="diagnosis"') : html.index('id="triage"')]
+    assert "<dt>Last common checkpoint</dt>" in card
+    assert "no checkpoint was reached by every rank" in card
+
+
+def test_card_of_a_job_without_checkpoints_leaves_the_row_out(alice_client, alice):
+    report = crash_report(last_common_checkpoint=None, last_common_checkpoint_qualified=None)
+    for rank in report["ranks"]:
+        rank.update(checkpoints=0, last_checkpoint=None, last_checkpoint_qualified=None)
+    incident = make_incident(report, alice)
+
+    html = alice_client.get(incident.get_absolute_url()).content.decode()
+
+    card = html[html.index('id="diagnosis"') : html.index('id="triage"')]
+    assert "Last common checkpoint" not in card
+
+
 def bilingual_report() -> dict:
     """A shape-mismatch report whose next actions are the shipped ones for its category."""
     report = copy.deepcopy(shape_report())
