@@ -1,4 +1,12 @@
-"""The signature file, `knowledge/signatures.yaml`, read and checked entry by entry.
+"""The signature file, `knowledge/signatures.yaml`, read and checked entry by entry::
+
+    - id: oom.device_out_of_memory
+      also_if: {config: device_shared}
+      category: oom
+      subsystem: memory
+      role: cause
+      weight: 96
+      keywords: [out of memory]
 
 The failure knowledge is data, so a wrong field must fail loudly at start with the file, the
 entry and the field in the message, never silently mislabel a job later: each field has its

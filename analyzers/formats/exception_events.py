@@ -23,7 +23,6 @@ frame (formats.cut_traceback). A bare exception raised in the job's or a package
 (`raise TimeoutError` in a library's loop) is cited as it stands. A paste that wrapped a frame
 after its path (`File ".../route.py",` then `line 281, in task_distribute`, blank lines
 between) has that frame read as one.
-
 """
 
 from __future__ import annotations
