@@ -63,26 +63,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
         name=options.name,
     )
     progress(5, "reading log files")
-    settings = ScanSettings(tuple(options.checkpoint_patterns), options.store_dir)
-    store = StoreBudget(options.store_dir, limits.store_bytes, limits.store_files)
-    placed = JobBudget(MAX_JOB_CHECKPOINTS)
-    warm_up = _WarmUp()
-    tails = TailBudget()
-
-    def scanned(scan: FileScan) -> None:
-        warm_up.start()  # the scanner processes exist by now: no fork sees the thread
-        placed.take(scan)
-        tails.take(scan)
-        progress(5 + int(60 * bundle.fraction_read()), f"read {scan.info.path}")
-
-    scans = scan_members(bundle.members(), settings, options.workers, scanned, store=store)
-    warm_up.join()
-    bundle.check_holds_text()
-    place_year_less_times(scans)  # a file that never said its year takes the bundle's
-    mark_agent_consoles(scans)  # an agent's console kept under any name
-    assign_worker_ranks(scans)  # serving workers' tags that need the bundle's layout
-    keep_slots_of_shared_tags(scans)  # one rank tag in several slots' files names none of them
-    place_agent_ranks(scans)  # a second torchrun agent's local ranks, made global
+    scans, store = _scan_bundle(bundle, options, limits, progress)
     from_tails = read_tails(scans, load_knowledge())  # only when no line read as an error
     sha256, size = bundle.sha256()  # computed while reading, except for zip and directories
     progress(70, "correlating rank timelines")
@@ -113,6 +94,34 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
         correlation=_correlation_facts(correlation),
         analyzer_version=VERSION,
     )
+
+
+def _scan_bundle(
+    bundle: Bundle, options: AnalyzeOptions, limits: Limits, progress: _Progress
+) -> tuple[list[FileScan], StoreBudget]:
+    """Every member scanned (in worker processes when asked), then the layout the files
+    share read across them: years, agent consoles, worker and agent ranks."""
+    settings = ScanSettings(tuple(options.checkpoint_patterns), options.store_dir)
+    store = StoreBudget(options.store_dir, limits.store_bytes, limits.store_files)
+    placed = JobBudget(MAX_JOB_CHECKPOINTS)
+    warm_up = _WarmUp()
+    tails = TailBudget()
+
+    def scanned(scan: FileScan) -> None:
+        warm_up.start()  # the scanner processes exist by now: no fork sees the thread
+        placed.take(scan)
+        tails.take(scan)
+        progress(5 + int(60 * bundle.fraction_read()), f"read {scan.info.path}")
+
+    scans = scan_members(bundle.members(), settings, options.workers, scanned, store=store)
+    warm_up.join()
+    bundle.check_holds_text()
+    place_year_less_times(scans)  # a file that never said its year takes the bundle's
+    mark_agent_consoles(scans)  # an agent's console kept under any name
+    assign_worker_ranks(scans)  # serving workers' tags that need the bundle's layout
+    keep_slots_of_shared_tags(scans)  # one rank tag in several slots' files names none of them
+    place_agent_ranks(scans)  # a second torchrun agent's local ranks, made global
+    return scans, store
 
 
 def _place_last_common(diagnosis: Diagnosis, correlation: Correlation) -> None:

@@ -63,6 +63,29 @@ def find_first_error(
     (lower only to read a job that holds nothing better, `unread_errors_chain`)."""
     offsets = correlation.clock_offsets if correlation else {}
     errors = [item for item in items if item.tier >= floor]
+    ordered = _in_causal_order(errors, items, correlation, scans)
+    if not ordered:
+        return CausalChain(first=None)
+    top = _first_and_its_peers(ordered, offsets, scans)
+    chain = CausalChain(first=top[0], top=top)
+    chain.nearby = [item for item in ordered if near_first(item, chain.first)]
+    if chain.first.rank is None:
+        chain.first.rank = block_rank(chain.nearby, chain.first, offsets)
+    _around_the_first(chain, ordered)
+    blamed = blame(chain, judged_in_attempt(chain.first, errors, correlation, scans), scans)
+    chain.culprit_ranks, chain.culprit_why = blamed.ranks, blamed.why
+    chain.consequence_ranks = consequence_ranks(ordered, chain)
+    return chain
+
+
+def _in_causal_order(
+    errors: list[Classified],
+    items: Sequence[Classified],
+    correlation: Correlation | None,
+    scans: Sequence[FileScan],
+) -> list[Classified]:
+    """The errors promoted and demoted by what the job's processes did, then ordered."""
+    offsets = correlation.clock_offsets if correlation else {}
     own_failures_by_place(errors, scans)
     promote_silent_ends(errors, correlation, scans)
     promote_first_own_ends(errors, correlation)
@@ -73,9 +96,13 @@ def find_first_error(
     demote_lost_peers_of_interrupted(errors, placed_before_stop(errors, offsets))
     lead_ranks_interrupted_alone(errors)
     recorded = record_times(errors, offsets, scans)
-    ordered = causal_order(errors, offsets, recorded, agent_ceilings(errors, scans))
-    if not ordered:
-        return CausalChain(first=None)
+    return causal_order(errors, offsets, recorded, agent_ceilings(errors, scans))
+
+
+def _first_and_its_peers(
+    ordered: list[Classified], offsets: Mapping[int, float], scans: Sequence[FileScan]
+) -> list[Classified]:
+    """Every line at the best tier, in order, led by a line that said the same earlier."""
     best_tier = max(item.tier for item in ordered)
     top = [item for item in ordered if item.tier == best_tier]
     top = own_words_before_report(top, offsets, scans)
@@ -87,12 +114,11 @@ def find_first_error(
         or reported_before(top[0], ordered)
         or skipped_before(top[0], ordered, offsets)
     )
-    if warned is not None:
-        top = [warned, *top]
-    chain = CausalChain(first=top[0], top=top)
-    chain.nearby = [item for item in ordered if near_first(item, chain.first)]
-    if chain.first.rank is None:
-        chain.first.rank = block_rank(chain.nearby, chain.first, offsets)
+    return [warned, *top] if warned is not None else top
+
+
+def _around_the_first(chain: CausalChain, ordered: list[Classified]) -> None:
+    """The lines that back the first error, the ones it explains, and the waits behind it."""
     chain.supporting = supporting_lines(chain.first, ordered, chain.nearby)
     chain.cascades = first_cascades(ordered, chain)
     chain.own_failures = [i for i in ordered if i.tier in OWN_FAILURE_TIERS and not i.demoted]
@@ -106,10 +132,6 @@ def find_first_error(
         and item.best
         and (item.best.signature.waits_behind or item.best.signature.unreached)
     ]
-    blamed = blame(chain, judged_in_attempt(chain.first, errors, correlation, scans), scans)
-    chain.culprit_ranks, chain.culprit_why = blamed.ranks, blamed.why
-    chain.consequence_ranks = consequence_ranks(ordered, chain)
-    return chain
 
 
 def unread_errors_chain(

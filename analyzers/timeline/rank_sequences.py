@@ -56,57 +56,95 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
         track = track_of(scan)
         if track is None or not len(track) or scan.info.path in run.left_out:
             continue
-        cut = scan.info.path in run.spans
-        peers = _wait_peers(track)
-        sends = _send_peers(track, peers)
-        outs = _lone_send_peers(track)
-        opens = _step_opens(track)
-        groups = _group_lists(track)
+        marked = _MarkedLines.of(track)
         # wait, send, step start and group lines are dropped below, so their texts never join
         # the timeline's
         table = [
-            0
-            if i in peers or i in outs or i in opens or i in groups
-            else _intern(texts, timeline.texts, text)
+            0 if marked.dropped(i) else _intern(texts, timeline.texts, text)
             for i, text in enumerate(track.texts)
         ]
         file_id = len(timeline.files)
         timeline.files.append(scan.info.path)
         priority = FILE_PRIORITY.get(scan.info.kind, 1)
+        cut = scan.info.path in run.spans
         for rank, picked in _split_by_rank(track, scan.info.rank):
             if cut:
                 picked = [i for i in picked if run.keeps(scan.info.path, track.line[i])]
                 if not picked:
                     continue
-            if groups:
-                built = [groups[track.text[i]] for i in picked if track.text[i] in groups]
-                if built and len(built) > len(timeline.groups.get(rank, ())):
-                    timeline.groups[rank] = built  # the fullest file of the rank says it
-                picked = [i for i in picked if track.text[i] not in groups]
-                if not picked:
-                    continue
-            if peers or outs:
-                last = track.text[picked[-1]] if len(picked) else None
-                sent = _last_lone_send(track, picked, peers, outs)
-                picked, pending = _without_waits(track, picked, peers, outs)
-                if pending is not None:
-                    timeline.waits[rank] = pending
-                    if last in sends:  # an exchange: the peer it sends to, beside its wait
-                        timeline.sends[rank] = sends[last]
-                if sent is not None:
-                    timeline.lone_sends[rank] = sent
-                if not picked:
-                    continue
-            if opens:
-                picked = _without_step_starts(track, picked, opens, file_id, timeline.step_opens)
-                if not picked:
-                    continue
-            seq = _sequence(track, table, file_id, picked)
-            parts.setdefault(rank, []).append(_Part(priority, scan.info.path, seq))
+            picked = _plain_checkpoints(timeline, rank, picked, marked, file_id)
+            if picked is not None:
+                seq = _sequence(track, table, file_id, picked)
+                parts.setdefault(rank, []).append(_Part(priority, scan.info.path, seq))
     for rank in sorted(parts):
         timeline.ranks[rank] = _merged(parts[rank])
     _drop_unshared(timeline)
     return timeline
+
+
+@dataclass(slots=True)
+class _MarkedLines:
+    """A file's checkpoint texts that say more than progress, by local text id: waits and the
+    peers they name, exchanges' sends, lone hand-off sends, step starts, group lists."""
+
+    track: CheckpointTrack
+    peers: dict[int, int]
+    sends: dict[int, int]
+    outs: dict[int, int]
+    opens: dict[int, int]
+    groups: dict[int, tuple[int, ...]]
+
+    @classmethod
+    def of(cls, track: CheckpointTrack) -> _MarkedLines:
+        peers = _wait_peers(track)
+        return cls(
+            track=track,
+            peers=peers,
+            sends=_send_peers(track, peers),
+            outs=_lone_send_peers(track),
+            opens=_step_opens(track),
+            groups=_group_lists(track),
+        )
+
+    def dropped(self, text_id: int) -> bool:
+        return (
+            text_id in self.peers
+            or text_id in self.outs
+            or text_id in self.opens
+            or text_id in self.groups
+        )
+
+
+def _plain_checkpoints(
+    timeline: Timeline, rank: int, picked: Sequence[int], marked: _MarkedLines, file_id: int
+) -> Sequence[int] | None:
+    """A rank's entries without the marked lines, which go to the timeline's own fields
+    (groups, waits, sends, step starts); None when nothing else is left."""
+    track = marked.track
+    if marked.groups:
+        built = [marked.groups[track.text[i]] for i in picked if track.text[i] in marked.groups]
+        if built and len(built) > len(timeline.groups.get(rank, ())):
+            timeline.groups[rank] = built  # the fullest file of the rank says it
+        picked = [i for i in picked if track.text[i] not in marked.groups]
+        if not picked:
+            return None
+    if marked.peers or marked.outs:
+        last = track.text[picked[-1]] if len(picked) else None
+        sent = _last_lone_send(track, picked, marked.peers, marked.outs)
+        picked, pending = _without_waits(track, picked, marked.peers, marked.outs)
+        if pending is not None:
+            timeline.waits[rank] = pending
+            if last in marked.sends:  # an exchange: the peer it sends to, beside its wait
+                timeline.sends[rank] = marked.sends[last]
+        if sent is not None:
+            timeline.lone_sends[rank] = sent
+        if not picked:
+            return None
+    if marked.opens:
+        picked = _without_step_starts(track, picked, marked.opens, file_id, timeline.step_opens)
+        if not picked:
+            return None
+    return picked
 
 
 def _drop_unshared(timeline: Timeline) -> None:
