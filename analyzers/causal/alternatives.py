@@ -192,6 +192,17 @@ def _candidates(
         yield _from_line(first, line_category, confidence), True
     for match in first.matches[1:]:
         yield _by_rule(match.category, match.signature, match.weight / 100 * LINE_TRUST), False
+    yield from _from_codes(first)
+    if ruled is None:  # a verdict's own neighbours stand for the rules'
+        yield from _rules_neighbours(first, shown, confidence)
+    if first.best is not None:
+        for alt in _literal_reading(first.best):
+            yield alt, True
+    yield from _from_other_lines(chain, shown, scans, confidence)
+
+
+def _from_codes(first: Classified) -> Iterator[tuple[Alternative, bool]]:
+    """The labels the first error's codes carry, and the neighbours the guide names for them."""
     for info in first.codes:
         if info.category:  # a family or range rule vouches for less than a listed entry
             share = INFERRED_CODE_SHARE if info.inferred else LISTED_CODE_SHARE
@@ -204,17 +215,27 @@ def _candidates(
             yield alt, False
             for label in info.also:  # the neighbours the guide names for the code's label
                 yield replace(alt, category=label, score=share * GUIDE_SHARE), True
+
+
+def _rules_neighbours(
+    first: Classified, shown: _Shown, confidence: float
+) -> Iterator[tuple[Alternative, bool]]:
+    """The deciding rule's neighbours, then the other matches'."""
     spoken = _code_speaks(first)
-    # the deciding rule's neighbours, then the other matches' (a verdict's own stand for them)
-    for match in first.matches if ruled is None else ():
+    for match in first.matches:
         share = GUIDE_SHARE if match is first.matches[0] else GUIDE_SHARE * match.weight / 100
         for label in shown.neighbours(match.signature):
             if spoken and match.signature.category_from_code and label in match.signature.also:
                 continue  # the code's own entry speaks for the line
             yield _by_rule(label, match.signature, confidence * share), True
-    if first.best is not None:
-        for alt in _literal_reading(first.best):
-            yield alt, True
+
+
+def _from_other_lines(
+    chain: CausalChain, shown: _Shown, scans: Sequence[FileScan], confidence: float
+) -> Iterator[tuple[Alternative, bool]]:
+    """Readings of the lines around the first error, the bundle's hints, learned words."""
+    first = chain.first
+    assert first is not None
     # a line that yielded to an earlier one of its file is cited among the cascades, however
     # far from the first error's block it stands
     far = [item for item in chain.cascades if _yielded(item, first)]

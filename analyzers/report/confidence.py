@@ -17,6 +17,7 @@ from analyzers.causal.chain import CausalChain
 from analyzers.causal.verdict import Verdict
 from analyzers.classify.matches import Classified
 from analyzers.classify.tiers import (
+    ROLE_TIERS,
     TIER_CASCADE,
     TIER_CAUSE,
     TIER_GENERIC,
@@ -115,7 +116,10 @@ def _tier_read(chain: CausalChain) -> int:
     that warns per address and then gives up, a scaler that warns and then raises) is the
     earliest record of that one failure and as telling as the error that restates it. So is a
     warning that leads an error of another rule listing it under `warned_by` (a connect with no
-    route ahead of c10d's summary that no address of the store answered)."""
+    route ahead of c10d's summary that no address of the store answered). And a line that
+    stepped aside for the first error, its rule naming the first's as the reason it came about
+    however far away (`yields_to_bundle`, `yields_to_earlier`: a verdict that no device was
+    found, after the driver's warning of why), tells the same failure at its own role's tier."""
     first = chain.first
     assert first is not None
     if first.best is None:
@@ -128,4 +132,11 @@ def _tier_read(chain: CausalChain) -> int:
         and item.best is not None
         and (item.best.signature.id == rule or rule in item.best.signature.warned_by)
     ]
-    return max([first.tier, *same])
+    stepped_aside = [
+        ROLE_TIERS[item.best.role]
+        for item in chain.cascades
+        if item.demoted
+        and item.best is not None
+        and rule in (*item.best.signature.yields_to_bundle, *item.best.signature.yields_to_earlier)
+    ]
+    return max([first.tier, *same, *stepped_aside])

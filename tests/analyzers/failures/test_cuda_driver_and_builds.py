@@ -209,3 +209,42 @@ def test_a_tool_that_needs_root_is_the_machines_setup_and_the_first_error() -> N
     # root names the host's permissions; its Unix-form line is the first error, not a hang.
     diagnosis = diagnose_text("node2.log", ROOT_ONLY_TOOL_ON_A_NODE)
     assert_reads(diagnosis, "driver_env", first_error="must run as root")
+
+
+# torch only warns, when it first counts the GPUs, that the driver cannot serve its CUDA
+# runtime; the process goes on with no device and the next thing that needs one says it found
+# none. docs/labelling.md#config-driver_env-or-weight_load
+_DRIVER_WARNING = (
+    "/opt/conda/lib/python3.9/site-packages/torch/cuda/__init__.py:107: UserWarning: CUDA "
+    "initialization: The NVIDIA driver on your system is too old (found version 11020). Please "
+    "update your GPU driver by downloading and installing a new version. (Triggered internally "
+    "at ../c10/cuda/CUDAFunctions.cpp:109.)\n"
+    "  return torch._C._cuda_getDeviceCount() > 0\n"
+)
+
+
+def test_a_driver_warning_leads_the_verdict_that_no_gpu_was_found() -> None:
+    text = _DRIVER_WARNING + (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/lm/pretrain.py", line 41, in <module>\n'
+        '    dist.init_process_group(backend="nccl")\n'
+        "RuntimeError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!\n"
+        "[2024-03-02 09:14:07,112] torch.distributed.elastic.multiprocessing.api: [ERROR] failed "
+        "(exitcode: 1) local_rank: 0 (pid: 40117) of binary: /opt/conda/bin/python\n"
+    )
+    diagnosis = diagnose_text("node0.log", text)
+    assert_reads(diagnosis, "driver_env", first_error="driver on your system is too old")
+    # the verdict that stepped aside for it tells the same failure: as sure as an error
+    assert diagnosis.confidence >= 0.8
+
+
+def test_a_driver_warning_on_a_job_that_ran_on_the_cpu_leaves_the_jobs_own_error_first() -> None:
+    # counterexample: nothing asked for a GPU, so the warning explains nothing that failed
+    text = _DRIVER_WARNING + (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/lm/probe.py", line 12, in <module>\n'
+        "    out = head(features)\n"
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x96 and 128x10)\n"
+    )
+    diagnosis = diagnose_text("node0.log", text)
+    assert_reads(diagnosis, "shape_mismatch", first_error="mat1 and mat2 shapes")

@@ -108,3 +108,29 @@ def test_a_line_of_another_label_that_says_what_failed_still_contests() -> None:
     first = _line("hccl", 30, rule="hccl.inner_error_collective_op")
     other = _line("device_fault", 30, rule="dev.segfault_record")
     assert confidence_of(_chain(first, other), "hccl", None) == 0.02
+
+
+def test_a_line_that_stepped_aside_for_the_first_error_vouches_at_its_own_tier() -> None:
+    # a driver's warning of why no device is there (tier lowered for a warning), then the
+    # verdict that no device was found, demoted because its rule yields to the warning's
+    warning = _line("driver_env", 84, TIER_SYMPTOM, "env.driver_warning")
+    verdict = line(
+        signature(
+            "env.no_device", "driver_env", weight=88, yields_to_bundle=("env.driver_warning",)
+        ),
+        TIER_CASCADE,
+    )
+    verdict.demoted = True
+    chain = CausalChain(first=warning, top=[warning], cascades=[verdict])
+    assert confidence_of(chain, "driver_env", None) == 0.84
+
+
+def test_a_demoted_line_of_a_rule_that_names_another_reason_vouches_for_nothing() -> None:
+    warning = _line("driver_env", 84, TIER_SYMPTOM, "env.driver_warning")
+    verdict = line(
+        signature("env.no_device", "driver_env", weight=88, yields_to_bundle=("env.other",)),
+        TIER_CASCADE,
+    )
+    verdict.demoted = True
+    chain = CausalChain(first=warning, top=[warning], cascades=[verdict])
+    assert confidence_of(chain, "driver_env", None) == round(0.84 * 0.8, 2)
