@@ -165,10 +165,11 @@ def header_union(headers: tuple[Header, ...]) -> re.Pattern[str] | None:
 _ANY_HEADER = header_union(HEADERS)
 
 
-def _stamped_before(text: str, stamp: str) -> bool:
-    """Whether `stamp` is what stands right before the line's first bracket (and not an
+def _stamped_before(text: str, stamp: str, head: str) -> bool:
+    """Whether `stamp` is what stands right before the header `head` matched (and not an
     outer stamp, with the program's own between them)."""
-    return text[: text.find("[")].rstrip().endswith(stamp)
+    at = text.find(head.strip())
+    return at > 0 and text[:at].rstrip().endswith(stamp)
 
 
 def _take_header(line: ParsedLine) -> bool:
@@ -192,10 +193,15 @@ def _take_header(line: ParsedLine) -> bool:
                 if head is pylogging.LOGFMT_ANY_ORDER:
                     pylogging.logfmt_pairs(line, found.group("pairs"))
                 line.message = pylogging.logfmt_message(line.message)
-            elif head is pylogging.STRUCTLOG_CONSOLE:
-                pylogging.console_pairs(line)
+            elif head in pylogging.OWN_STAMP_PEELED_FIRST:
+                if head is pylogging.STRUCTLOG_CONSOLE:
+                    pylogging.console_pairs(line)
                 stamp = line.tags.get("collector_time")
-                if stamp and not found.group("ts") and _stamped_before(line.text, stamp):
+                if (
+                    stamp
+                    and not found.group("ts")
+                    and _stamped_before(line.text, stamp, found.group())
+                ):
                     # the renderer's own time, peeled first like a collector's stamp
                     line.time = parse_time(line.tags.pop("collector_time"))
             return found.end() > 0
