@@ -53,7 +53,7 @@ from analyzers.core.types import Correlation, ErrorRef, EventKind, FileScan, Ran
 if TYPE_CHECKING:
     from analyzers.causal.verdict import Verdict
     from analyzers.classify.matches import Match
-    from analyzers.classify.rules import NeighbourEvidence, Signature
+    from analyzers.classify.signature import NeighbourEvidence, Signature
 
 MAX_ALTERNATIVES = 2
 BELOW_CHOSEN = 0.05  # an alternative never scores as high as the label chosen

@@ -28,7 +28,7 @@ from analyzers.causal import fallback
 from analyzers.causal.chain import CausalChain
 from analyzers.classify.hints import is_chatter
 from analyzers.classify.matches import Classified
-from analyzers.classify.rules import Signature
+from analyzers.classify.signature import Signature
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.classify.tiers import FRAME_SOURCE, TIER_WRAPPER, TRACEBACK_SOURCE
 from analyzers.classify.word_vote import WordReading, read_words

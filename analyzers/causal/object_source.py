@@ -20,7 +20,7 @@ from analyzers.causal.frames import frames_above
 from analyzers.classify.matches import Classified
 from analyzers.core.phrases import say
 from analyzers.core.types import Correlation, FileScan, RankStatus
-from analyzers.formats.traceback import FRAME_SOURCE
+from analyzers.formats.exception_events import FRAME_SOURCE
 
 UNPICKLE_FRAME = "in _tensor_to_object"  # torch's frame that loads a received object
 MIN_RECEIVERS = 2  # one failed receiver may have its own reason

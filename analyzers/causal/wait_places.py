@@ -44,7 +44,7 @@ from analyzers.classify.collective_frames import frame_call
 from analyzers.classify.matches import Classified, Match
 from analyzers.core.phrases import say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus
-from analyzers.formats.traceback import FRAME_SOURCE
+from analyzers.formats.exception_events import FRAME_SOURCE
 
 MIN_WAITERS = 2  # one waiting rank is no pack to compare against
 

@@ -21,7 +21,7 @@ from analyzers.core.bilingual import CJK_CHAR
 from analyzers.core.yamlcheck import KnowledgeError, read_yaml
 
 if TYPE_CHECKING:
-    from analyzers.classify.rules import Signature
+    from analyzers.classify.signature import Signature
 
 TITLES = "signature_titles.yaml"
 MEANINGS = "code_meanings.yaml"

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
 from analyzers.classify.matches import Match
-from analyzers.classify.rules import Knowledge, Signature
+from analyzers.classify.rules import Knowledge
+from analyzers.classify.signature import Signature
 from analyzers.core.rank_lists import ranks_named
 
 

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from analyzers.classify.errorcodes import CodeInfo
-from analyzers.classify.rules import Signature
+from analyzers.classify.signature import Signature
 from analyzers.core.types import Event, FileKind
 
 _OPERATOR = re.compile(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from analyzers.classify.matches import Classified
-from analyzers.classify.rules import NO_LEVEL, Signature
+from analyzers.classify.signature import NO_LEVEL, Signature
 from analyzers.classify.tiers import line_tier
 
 

@@ -35,11 +35,11 @@ from analyzers.classify.line_matches import match_line
 from analyzers.classify.rules import (
     KNOWLEDGE_DIR,
     Knowledge,
-    Signature,
     load_knowledge,
     signatures_disabled,
     signatures_held_back,
 )
+from analyzers.classify.signature import Signature
 from analyzers.core.knowledge_cache import cached
 from analyzers.formats.lines import parse_line
 

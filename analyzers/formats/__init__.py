@@ -11,7 +11,9 @@ launcher/tool prefixes in `wrappers` (their collector prefixes as raw bytes in `
 for readers that look at a line before it is parsed),
 combined by `lines.parse_line`, which also peels structured records: `jsonlines` (one JSON
 object a line) and `keyvalue` (structlog's key=value pairs with an `event`). Multi-line structures:
-`traceback` (plain and rich's boxed ones), `cann_block`, `elastic`, `indented` (a headline
+`traceback` (plain and rich's boxed ones; its pieces in `traceback_lines`, `traceback_frames`,
+`open_traceback`, `traceback_carriers`, `above_exception`, `exception_message`,
+`parted_exception` and `exception_events`), `cann_block`, `elastic`, `indented` (a headline
 whose message is indented below it), `stack_dump` (faulthandler's timer and signal dumps: evidence, not a failure).
 What a paste did to every line of a file (a shared indent, double spacing): `paste`; lines
 that ranks sharing one stdout glued together: `glued`, and the exception line two of them

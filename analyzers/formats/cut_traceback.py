@@ -54,7 +54,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from analyzers.formats.base import ParsedLine
-from analyzers.formats.traceback import (
+from analyzers.formats.traceback_frames import (
     WRAPPED_HEAD,
     WRAPPED_TAIL,
     is_generated_path,

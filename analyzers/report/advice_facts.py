@@ -10,8 +10,9 @@ from dataclasses import replace
 
 from analyzers.causal.chain import CausalChain
 from analyzers.causal.verdict import Verdict
+from analyzers.classify.action_book import ActionBook
 from analyzers.classify.errorcodes import CodeInfo
-from analyzers.classify.rules import ActionBook, Knowledge
+from analyzers.classify.rules import Knowledge
 from analyzers.core.report import Diagnosis
 from analyzers.core.types import Correlation, FileScan
 from analyzers.report.advise import Situation, asks_for, next_actions, stack_of

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from analyzers.classify.accelerator import ASCEND, load_stacks
-from analyzers.classify.rules import UNKNOWN_STACK, Action, ActionBook
+from analyzers.classify.action_book import UNKNOWN_STACK, Action, ActionBook
 from analyzers.core import regex_programs
 
 MAX_ACTIONS = 6

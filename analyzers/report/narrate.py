@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from analyzers.causal.chain import CausalChain
 from analyzers.classify.errorcodes import CodeInfo
-from analyzers.classify.rules import Signature
+from analyzers.classify.signature import Signature
 from analyzers.core.phrases import Said, ranks_said, say, sentence
 from analyzers.core.phrases import sentences as join_sentences
 

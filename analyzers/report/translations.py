@@ -19,9 +19,10 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Protocol
 
+from analyzers.classify.action_book import Action
 from analyzers.classify.categories import load_categories
 from analyzers.classify.chinese import MEANINGS, TITLES, code_sections
-from analyzers.classify.rules import Action, load_knowledge
+from analyzers.classify.rules import load_knowledge
 from analyzers.core.bilingual import refill, zh_key
 from analyzers.library.data import TRANSLATED_LISTS, TRANSLATED_TEXT, load_cases
 from analyzers.tree.loading import load_tree

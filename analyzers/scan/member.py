@@ -10,6 +10,10 @@ lines that follow a hit; those are then read one by one until the structure ends
 
 Small structured files (npu-smi output, env dumps, version files) are read line by line in
 full and handed to their parsers (`formats.npu_smi`, `formats.env`, `formats.versions`).
+
+The scanner is one object over three modules: this one reads each visited line and finishes
+the file, `scan.block_pass` chooses which lines of a block are visited, and `scan.quiet_end`
+reads a file's end once it is through.
 """
 
 from __future__ import annotations
@@ -20,77 +24,43 @@ from itertools import pairwise
 from typing import Any, BinaryIO, Protocol
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
-from analyzers.core.types import EventKind, FileInfo, FileKind, FileScan
+from analyzers.core.types import FileInfo, FileKind, FileScan
 from analyzers.formats import jsonlines, structured
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
-from analyzers.formats.blockfilter import (
-    FOLD,
-    BlockFilter,
-    learn_shape,
-    odd_ranges,
-    plog_candidates,
-    relay_signs,
-    relays_workers,
-    shaped_lines,
-)
+from analyzers.formats.blockfilter import BlockFilter
 from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
-from analyzers.formats.cut_traceback import (
-    MAX_HEADED_LINES,
-    cut_frame,
-    cut_in_prefix,
-    first_frame_line,
-    headed_by,
-    is_header,
-)
-from analyzers.formats.cut_traceback import SOURCE as CUT_SOURCE
 from analyzers.formats.elastic import ElasticTracker
 from analyzers.formats.escaped import inherit_writer, split_escaped
 from analyzers.formats.flattened import split_flattened
 from analyzers.formats.glued import split_glued
 from analyzers.formats.hints import HeadHints
 from analyzers.formats.indented import IndentedMessageTracker
-from analyzers.formats.leaving import left_at_end
 from analyzers.formats.lines import parse_line
 from analyzers.formats.memory_checker import MemoryCheckerTracker
-from analyzers.formats.native_frames import SOURCE as NATIVE_SOURCE
-from analyzers.formats.native_frames import cut_native_frames
 from analyzers.formats.paste import PLAIN, learn_paste_layout
-from analyzers.formats.pending import pending_at_end
-from analyzers.formats.refusal import last_refusal
-from analyzers.formats.severity import ERROR_LEVELS, classify, load_prefilter
+from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.stack_dump import StackDumpTracker
-from analyzers.formats.start_lines import GATE as START_GATE
-from analyzers.formats.start_lines import StartLines, start_lines
+from analyzers.formats.start_lines import StartLines
 from analyzers.formats.timestamps import resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
 from analyzers.formats.twinned import split_twinned
 from analyzers.formats.wrapped import WrapJoiner
 from analyzers.formats.year_less import YEAR_LESS, YearLess
 from analyzers.ingest.layout import agent_local_rank, node_local_rank
-from analyzers.ingest.line_index import LineIndex, count_line_ends
 from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
+from analyzers.scan.block_pass import CHECKPOINT_KINDS, BlockPass
 from analyzers.scan.checkpoint_prefix import CheckpointPrefix
 from analyzers.scan.host_labels import HostLabels
 from analyzers.scan.host_offsets import UnplacedHosts
-from analyzers.scan.lazy_tail import LazyTail
-from analyzers.scan.quiet_tail import (
-    QUIET_TAIL,
-    TAIL_BYTES,
-    TAIL_SOURCE,
-    last_lines,
-    quiet_header,
-)
-from analyzers.scan.sink import MAX_EVENTS, ScanSink
+from analyzers.scan.quiet_end import QuietEnd
+from analyzers.scan.quiet_tail import TAIL_BYTES
+from analyzers.scan.sink import MAX_EVENTS
 from analyzers.scan.stated_rank import stated_rank
 from analyzers.scan.storm import StormCounter
 
 STRUCTURED_KINDS = frozenset({FileKind.NPU_SMI, FileKind.ENV, FileKind.VERSIONS})
-# Checkpoints are the job's own prints: never in CANN plog/device/HCCL logs.
-CHECKPOINT_KINDS = frozenset({FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER})
-CANN_KINDS = frozenset({FileKind.PLOG, FileKind.DEVICE_LOG, FileKind.HCCL_LOG})
 HEAD_BLOCKS = 2  # blocks the logging shape is learned from; hints read their own head
-SHAPE_PROBE_LINES = 50
 MAX_KEPT_LINES = 50_000  # structured files are small; a huge one is parsed from its head
 
 
@@ -124,7 +94,7 @@ class _LastByte:
         return data
 
 
-class _FileScanner(ScanSink):
+class _FileScanner(QuietEnd, BlockPass):
     """Holds one file's scan state; as a `ScanSink` it records what the parsers report."""
 
     block_size = BLOCK_SIZE  # tests shrink it to put structures across block boundaries
@@ -201,111 +171,6 @@ class _FileScanner(ScanSink):
             self.facts["ends_mid_line"] = lines
         self._finish()
         return FileScan(info=self.info, events=self.events, facts=self.facts)
-
-    # --- the block loop ----------------------------------------------------------------
-
-    def _scan_block(self, block: bytes, first_line: int, head: bool) -> int:
-        """Scan one block and return its line count. The checkpoint pass counts the lines up
-        to the last checkpoint it reads; only the rest is counted here, so a checkpoint-heavy
-        block's newlines are counted once, not twice. Whoever needs more line numbers asks
-        the block's `LineIndex`, which counts the block at most once more for all of them."""
-        following = self._following()
-        index = LineIndex(block, first_line)
-        lines = -1
-        hits = None
-        if self.info.kind in CANN_KINDS:
-            lines = index.lines
-            hits = plog_candidates(block, lines)
-            if hits is not None:  # INFO lines that still matter (HCCL's heartbeat events)
-                hits |= self.filter.cann_notable_candidates(block)
-        if hits is None:
-            hits, lines = self._scan_folded(block, first_line, head, index, lines)
-        if hits or following or self.structured:
-            self._walk(block, index, sorted(hits), hits)
-        return lines
-
-    def _scan_folded(
-        self, block: bytes, first_line: int, head: bool, index: LineIndex, lines: int
-    ) -> tuple[set[int], int]:
-        """`_scan_block` on the folded block (every log but a CANN log of CANN lines only):
-        the candidate lines and the line count. The notable phrases are looked for on every
-        path: with them, in the same pass, the words other searches would each read the
-        whole block for when it lacks them (the checkpoint literals the file's last block
-        lacked, the start lines' `world_size`, a head block's signs of a relaying logger)."""
-        following = self._following()
-        folded = block.translate(FOLD)
-        probe = self._shape_probe(block) if head and self.shape is None else None
-        lacking = self.checkpoint_lines.lacking() if self.checkpoint_lines is not None else ()
-        lacking += relay_signs(probe) + self._start_signs()
-        notable, settled = self.filter.notable_and_lacking(folded, lacking)
-        if head:
-            self.hints.read_head(block)
-            if probe is not None:  # a logger relaying its workers' INFO has no skippable shape
-                self.shape = None if relays_workers(folded, probe, settled) else probe
-        if self._start_signs():
-            looked, found = settled
-            lacks_gate = START_GATE in looked and START_GATE not in found
-            self.starts.add(start_lines(block, folded, first_line, lacks_gate))
-        if self.checkpoint_lines is not None:  # never for CANN logs, counted above
-            self.checkpoint_lines.scan(block, folded, first_line, settled)
-            line_no, pos = self.checkpoint_lines.counted
-            lines = line_no - first_line + count_line_ends(block, pos)
-        elif lines < 0:
-            lines = index.lines
-        if self.shape is None or following:
-            return self.filter.candidates(folded, notable), lines
-        # every line of the logger's shape: only its WARNING/ERROR lines count; otherwise
-        # the lines of another shape (a traceback) get the keyword search
-        shaped = shaped_lines(folded, self.shape, lines)
-        hits = set(shaped.loud)
-        if shaped.odd:
-            odd = odd_ranges(folded, self.shape, shaped, index)
-            hits |= self.filter.candidates_in(folded, odd)
-        return hits | notable, lines
-
-    def _start_signs(self) -> tuple[bytes, ...]:
-        """What the rank's start lines (`formats.start_lines`) hold, while they are read: a
-        later attempt appended to the same file begins with one (`checkpoints.restarts`);
-        after another rank's start line none is read any more."""
-        if self.info.kind in CHECKPOINT_KINDS and self.starts.other is None:
-            return (START_GATE,)
-        return ()
-
-    def _shape_probe(self, block: bytes) -> bytes | None:
-        """The logging prefix of the file, from one of its first lines that parses as an INFO
-        line of a logging format (only rank logs: CANN logs have their own fast path), before
-        `relays_workers` may refuse it."""
-        if self.info.kind not in CHECKPOINT_KINDS:
-            return None
-        for raw in block.split(b"\n", SHAPE_PROBE_LINES)[:SHAPE_PROBE_LINES]:
-            shape = learn_shape(raw)
-            if shape is not None and parse_line(clean_line(raw)).level == "INFO":
-                return shape
-        return None
-
-    def _walk(self, block: bytes, index: LineIndex, starts: list[int], hits: set[int]) -> None:
-        """Visit the candidate lines in order, and every line while a parser follows a
-        multi-line block (every line of a structured file); a line a terminal cut is visited
-        whole, under the number of its first piece (`formats.wrapped`). A candidate far from
-        the last line visited takes its number from the block's index."""
-        pos, index_at, size = 0, 0, len(block)
-        line_no = index.line_at(0)
-        while pos < size:
-            if not (self.structured or self._following()):
-                while index_at < len(starts) and starts[index_at] < pos:
-                    index_at += 1
-                if index_at == len(starts):
-                    return
-                line_no += index.newlines(pos, starts[index_at])
-                pos = starts[index_at]
-            end = block.find(b"\n", pos)
-            first, last, pieces, raw = self.wrapped.logical(block, pos, end)
-            hit = any(piece in hits for piece in pieces)
-            self._line(line_no - block.count(b"\n", first, pos), raw, hit)
-            pos, line_no = last + 1, line_no + block.count(b"\n", pos, last) + 1
-
-    def _following(self) -> bool:
-        return any(tracker.wants_more() for tracker in self.trackers)
 
     def _parse(self, raw: bytes) -> ParsedLine:
         text = clean_line(raw)
@@ -429,67 +294,6 @@ class _FileScanner(ScanSink):
             self.facts.update(structured.parse(self.info.kind, self.kept_lines, self.info.path))
             self.kept_lines = []
 
-    def _drop_cut_prefix_end(self) -> None:
-        """A paste that stopped inside the prefix its lines share (writer tag, level, time)
-        leaves a last line with no message of its own (`formats.cut_traceback.cut_in_prefix`):
-        whatever level word the cut kept, it reports nothing, so it is no error or warning."""
-        if len(self.previous_tail) < 2 or not self.events:
-            return
-        (_, before), (last, raw) = self.previous_tail[-2:]
-        if not cut_in_prefix(parse_line(clean_line(raw)), parse_line(clean_line(before))):
-            return
-        loud = (EventKind.ERROR, EventKind.WARNING)
-        gone = [event for event in self.events if event.line == last and event.kind in loud]
-        for event in gone:
-            self.events.remove(event)
-            self.kept[event.kind] -= 1
-        self.partial = [(event, time) for event, time in self.partial if event not in gone]
-
-    def _read_headed_cut(self) -> None:
-        """A file whose only error lines are headers of a remote call's quoted traceback
-        (`formats.cut_traceback.is_header`) that the paste cut before its exception line: the
-        deepest frame is read in the header's place, the header being only its echo."""
-        errors = [event for event in self.events if event.kind == EventKind.ERROR]
-        if len(errors) != self.kept[EventKind.ERROR] or not all(
-            is_header(event.message) for event in errors
-        ):
-            return
-        tail = self._tail_lines()
-        cut = cut_frame(tail)
-        start = first_frame_line(tail) if cut is not None else None
-        header = max(event.line for event in errors)
-        if cut is None or start is None or not 0 < start - header <= MAX_HEADED_LINES:
-            return
-        between = self.lookback(start, start - header - 1)
-        if len(between) != start - header - 1 or not headed_by(
-            [self.paste.dedent_message(parse_line(text)) for _, text in between]
-        ):
-            return
-        self.events = [event for event in self.events if event not in errors]
-        self._emit_cut(cut)
-
-    def _tail_lines(self) -> list[tuple[int, ParsedLine]]:
-        """The file's last lines as the end readers see them: a physical line that holds
-        several records (a paste that lost its breaks, `split_pieces`) gives each record as a
-        line of its own under the physical line's number, so a frame glued behind another
-        record is still a frame of the tail."""
-        tail: list[tuple[int, ParsedLine]] = []
-        for lineno, raw in self.previous_tail:
-            pieces = self.split_pieces(raw)
-            outer = self._parse(pieces[0])
-            tail.append((lineno, outer))
-            tail.extend((lineno, inherit_writer(self._parse(piece), outer)) for piece in pieces[1:])
-        return tail
-
-    def _emit_cut(self, cut: tuple[int, ParsedLine, str], source: str = CUT_SOURCE) -> None:
-        """The frame a traceback cut before its exception stopped in, cited with its source
-        statement (`formats.cut_traceback.cut_frame`), or the innermost of native frames kept
-        without the line they stood under (`formats.native_frames`), as the error line the
-        paste lost."""
-        lineno, frame, cited = cut
-        event = self.emit(lineno, frame, EventKind.ERROR, source=source, message=cited)
-        event.text = cited
-
     def _year_less_checkpoints(self) -> tuple[array, array] | None:
         """The checkpoints whose times wait for a year this file never gave, before the
         track drops those times: the bundle's other files may know it."""
@@ -510,67 +314,6 @@ class _FileScanner(ScanSink):
         for rank, count in _counted(track.rank).items():
             if rank != NO_RANK:
                 self.ranks_seen[rank] += count
-
-    def _read_quiet_end(self) -> None:
-        """A job log with no error line is read at its end, its tail parsed once for the
-        readers, each only while no error line is known: a plain-words refusal
-        (`formats.refusal`), a traceback cut before its exception (`formats.cut_traceback`),
-        a step announced and never finished (`formats.pending`), a rank that said it leaves on
-        purpose (`formats.leaving`). A CANN log (plog) is read
-        only for the native frames it may end on (`formats.native_frames`)."""
-        if self.info.kind in CANN_KINDS and not self.kept[EventKind.ERROR]:
-            tail = LazyTail(self.previous_tail, self._parse)
-            native = cut_native_frames(tail, self.prefilter)
-            if native is not None:
-                self._emit_cut(native, NATIVE_SOURCE)
-        if self.info.kind not in CHECKPOINT_KINDS:
-            return
-        if self.kept[EventKind.ERROR]:
-            self._read_headed_cut()
-            return
-        tail = self._tail_lines()
-        refusal = last_refusal(tail, self.prefilter)
-        if refusal is not None:
-            self.emit(*refusal, EventKind.ERROR)
-        # a stack dumped on purpose that ends the file is no traceback cut before its exception
-        quiet = not self.kept[EventKind.ERROR] and not self.stack_dump.open_at_end
-        cut = cut_frame(tail) if quiet else None
-        if cut is not None:
-            self._emit_cut(cut)
-        native = cut_native_frames(tail, self.prefilter) if quiet and cut is None else None
-        if native is not None:
-            self._emit_cut(native, NATIVE_SOURCE)
-        pending = None if self.kept[EventKind.ERROR] else pending_at_end(tail, self.prefilter)
-        if pending is not None:
-            self.facts["pending_at_end"] = {"line": pending[0], "text": pending[1].message.strip()}
-        left = None if self.kept[EventKind.ERROR] else left_at_end(tail, self.prefilter)
-        if left is not None:
-            self.facts["left_at_end"] = {"line": left[0], "text": left[1].message.strip()}
-
-    def _keep_quiet_tail(self) -> None:
-        """A job log with no error line keeps its last lines as error events, for the bundle
-        to read should no file hold an error line (`scan.quiet_tail`): not the lines logged
-        below error level, checkpoints and the lines above the last one, nor lines the scan
-        already made events of."""
-        if self.info.kind not in CHECKPOINT_KINDS or self.kept[EventKind.ERROR]:
-            return
-        seen = {event.line for event in self.events}
-        track = self.facts.get("checkpoints")
-        progressed = track.line[-1] if track is not None and len(track) else 0
-        tail = []
-        for line_no, raw in last_lines((self.block_before, self.block), self.info.lines):
-            if line_no <= progressed:
-                continue  # the job went on past it: no line that stopped the job
-            line = self._parse(raw)
-            if line_no in seen or not line.message.strip() or quiet_header(line.text):
-                continue
-            if line.level is not None and line.level.upper() not in ERROR_LEVELS:
-                continue  # logged at a level below error: the gate would not make it one
-            if self.checkpoints is not None and self._checkpoint_match(line.message):
-                continue
-            tail.append(self.make_event(line_no, line, EventKind.ERROR, TAIL_SOURCE))
-        if tail:
-            self.facts[QUIET_TAIL] = tail
 
 
 def _rank_from_local(line: ParsedLine) -> ParsedLine:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzers.classify.accelerator import ASCEND
-from analyzers.classify.rules import UNKNOWN_STACK
+from analyzers.classify.action_book import UNKNOWN_STACK
 from analyzers.core.bilingual import zh_key
 
 TEXTS = ("label", "question", "guidance")

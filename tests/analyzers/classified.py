@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from analyzers.classify.matches import Classified, Match
-from analyzers.classify.rules import Signature
+from analyzers.classify.signature import Signature
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.classify.tiers import TIER_CASCADE
 from analyzers.core.types import Event, EventKind

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from analyzers.causal.interrupted import lead_ranks_interrupted_alone
 from analyzers.classify.matches import Classified
-from analyzers.classify.rules import Signature
+from analyzers.classify.signature import Signature
 from analyzers.classify.tiers import TIER_CASCADE, TIER_GENERIC
 from tests.analyzers.classified import line, signature
 from tests.analyzers.excerpts import assert_reads

@@ -11,7 +11,8 @@ import yaml
 
 from analyzers.classify.chinese import with_meanings, with_titles
 from analyzers.classify.errorcodes import load_codes
-from analyzers.classify.rules import KNOWLEDGE_DIR, load_knowledge, load_signatures
+from analyzers.classify.rules import KNOWLEDGE_DIR, load_knowledge
+from analyzers.classify.signature_file import load_signatures
 from analyzers.core.yamlcheck import KnowledgeError
 from analyzers.report import translations
 

@@ -12,7 +12,8 @@ from dataclasses import replace
 
 from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified
-from analyzers.classify.rules import Signature, load_knowledge
+from analyzers.classify.rules import load_knowledge
+from analyzers.classify.signature import Signature
 from analyzers.classify.tiers import TIER_CAUSE, TIER_SYMPTOM, TIER_WRAPPER
 from tests.analyzers.classified import line, signature
 

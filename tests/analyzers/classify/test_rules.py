@@ -1,5 +1,6 @@
-"""The knowledge files load, every signature matches its examples and none of its
-counterexamples, and a malformed file fails with a message that says where."""
+"""The knowledge files load together: every category has a signature and advice, the
+advice names known signatures, codes and verdicts, and held-back signatures stay held back
+only inside their context."""
 
 from __future__ import annotations
 
@@ -9,42 +10,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from analyzers.classify.accelerator import STACKS
 from analyzers.classify.errorcodes import guess_table, load_codes, normalise_code
 from analyzers.classify.line_matches import match_line
-from analyzers.classify.rules import (
-    ACTION_STACKS,
-    KNOWLEDGE_DIR,
-    load_actions,
-    load_knowledge,
-    load_signatures,
-    signatures_disabled,
-)
+from analyzers.classify.rules import KNOWLEDGE_DIR, load_knowledge, signatures_disabled
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.core.yamlcheck import KnowledgeError
 from analyzers.report import multirank, quiet_jobs
 
 KNOWLEDGE = load_knowledge()
-EXAMPLES = [
-    pytest.param(sig, line, id=f"{sig.id}#{n}")
-    for sig in KNOWLEDGE.signatures
-    for n, line in enumerate(sig.examples)
-]
-COUNTEREXAMPLES = [
-    pytest.param(sig, line, id=f"{sig.id}#{n}")
-    for sig in KNOWLEDGE.signatures
-    for n, line in enumerate(sig.counterexamples)
-]
-
-
-@pytest.mark.parametrize(("signature", "line"), EXAMPLES)
-def test_signature_matches_its_example(signature, line: str) -> None:
-    assert signature.search(line), f"{signature.id} does not match {line!r}"
-
-
-@pytest.mark.parametrize(("signature", "line"), COUNTEREXAMPLES)
-def test_signature_rejects_its_counterexample(signature, line: str) -> None:
-    assert not signature.search(line), f"{signature.id} wrongly matches {line!r}"
 
 
 def test_every_category_but_healthy_and_hang_has_a_signature() -> None:
@@ -124,69 +97,6 @@ def test_grep_alternation_contains_every_keyword_escaped() -> None:
     assert len(alternation.split("|")) >= len(KNOWLEDGE.keywords())
 
 
-# ---------------------------------------------------------------- validation errors
-
-GOOD = {
-    "id": "demo.oom",
-    "title": "Demo",
-    "category": "oom",
-    "subsystem": "memory",
-    "role": "cause",
-    "weight": 50,
-    "keywords": ["out of memory"],
-    "regex": "out of memory",
-    "examples": ["NPU out of memory"],
-    "counterexamples": ["memory ok"],
-}
-
-
-def write_signatures(tmp_path: Path, *entries: dict) -> Path:
-    path = tmp_path / "signatures.yaml"
-    path.write_text(yaml.safe_dump({"signatures": list(entries)}), encoding="utf-8")
-    return path
-
-
-@pytest.mark.parametrize(
-    ("change", "message"),
-    [
-        ({"category": "cosmic_ray"}, "signature 'demo.oom': field 'category' is 'cosmic_ray'"),
-        ({"subsystem": "stream"}, "subsystem 'stream' does not fit category 'oom'"),
-        ({"role": "victim"}, "field 'role' is 'victim'"),
-        ({"weight": 0}, "field 'weight' must be within 1-100"),
-        ({"weight": "high"}, "field 'weight' must be int"),
-        ({"regex": "out of (memory"}, "field 'regex' is not a valid regex"),
-        ({"examples": []}, "field 'examples' must list at least one entry"),
-        ({"counterexamples": None}, "missing field 'counterexamples'"),
-        ({"keywords": [""]}, "field 'keywords' must list non-empty strings"),
-        ({"culprit": "rank"}, "culprit group 'rank' is not a named group"),
-        ({"category_from_code": True}, "need a code_table"),
-        ({"code_table": "bios"}, "field 'code_table' is 'bios'"),
-        ({"harmless_on": ["tpu"]}, "harmless_on must name stacks of ['ascend', 'cuda', 'cpu']"),
-        ({"more_than": ["used", "size"]}, "more_than must name two groups of the regex"),
-        ({"at_least": ["id", "count"]}, "at_least must name two groups of the regex"),
-    ],
-)
-def test_malformed_signature_is_rejected_with_its_place(
-    tmp_path: Path, change: dict, message: str
-) -> None:
-    path = write_signatures(tmp_path, {**GOOD, **change})
-    with pytest.raises(KnowledgeError, match=re.escape(message)):
-        load_signatures(path)
-
-
-def test_duplicate_signature_ids_are_rejected(tmp_path: Path) -> None:
-    path = write_signatures(tmp_path, GOOD, GOOD)
-    with pytest.raises(KnowledgeError, match=r"duplicate signature id 'demo\.oom'"):
-        load_signatures(path)
-
-
-def test_unreadable_yaml_names_the_file(tmp_path: Path) -> None:
-    path = tmp_path / "signatures.yaml"
-    path.write_text("signatures: [unclosed", encoding="utf-8")
-    with pytest.raises(KnowledgeError, match=r"signatures\.yaml: cannot read"):
-        load_signatures(path)
-
-
 def test_code_with_unknown_category_is_rejected(tmp_path: Path) -> None:
     data = yaml.safe_load((KNOWLEDGE_DIR / "error_codes.yaml").read_text(encoding="utf-8"))
     data["acl"]["507014"]["category"] = "slow"
@@ -208,186 +118,6 @@ def test_a_code_names_its_neighbour_labels_and_only_real_other_ones(tmp_path: Pa
         load_codes(path)
 
 
-def test_action_section_for_unknown_category_is_rejected(tmp_path: Path) -> None:
-    path = tmp_path / "actions.yaml"
-    path.write_text(
-        yaml.safe_dump(
-            {
-                "categories": {"gremlins": [{"id": "pray", "text": "Pray."}]},
-                "signatures": {},
-                "codes": {},
-            }
-        ),
-        encoding="utf-8",
-    )
-    with pytest.raises(KnowledgeError, match=r"unknown category \['gremlins'\]"):
-        load_actions(path)
-
-
-def write_actions(tmp_path: Path, action: dict) -> Path:
-    path = tmp_path / "actions.yaml"
-    book = {"categories": {}, "signatures": {"hccl.barrier": [action]}, "codes": {}}
-    path.write_text(yaml.safe_dump(book, allow_unicode=True), encoding="utf-8")
-    return path
-
-
-def test_an_action_carries_its_chinese(tmp_path: Path) -> None:
-    action = {
-        "id": "read_rank",
-        "text": "Read rank {ranks}.",
-        "text_zh": "阅读 rank {ranks} 的日志。",
-    }
-
-    book = load_actions(write_actions(tmp_path, action))
-
-    assert book.signatures["hccl.barrier"][0].text_zh == "阅读 rank {ranks} 的日志。"
-
-
-def test_an_action_whose_chinese_drops_a_placeholder_is_rejected(tmp_path: Path) -> None:
-    action = {"id": "read_rank", "text": "Read rank {ranks}.", "text_zh": "阅读出错 rank 的日志。"}
-
-    with pytest.raises(KnowledgeError, match=r"'hccl.barrier' #1: 'text_zh' must use the same"):
-        load_actions(write_actions(tmp_path, action))
-
-
-def test_an_action_for_a_stack_nobody_detects_is_rejected(tmp_path: Path) -> None:
-    action = {
-        "id": "rocm_smi",
-        "text": "Read rocm-smi.",
-        "text_zh": "查看 rocm-smi。",
-        "stack": "rocm",
-    }
-
-    with pytest.raises(KnowledgeError, match=r"'hccl.barrier' #1: stack must be one of"):
-        load_actions(write_actions(tmp_path, action))
-
-
-def test_the_stacks_advice_can_name_are_the_stacks_the_bundle_reader_detects() -> None:
-    assert ACTION_STACKS == STACKS
-
-
-# Each signature's keywords lowered once: the oracle below runs over every signature for
-# each of the six thousand example lines.
-LOWERED_KEYWORDS = [(s.id, [k.lower() for k in s.keywords]) for s in KNOWLEDGE.signatures]
-
-
-def _every_keyword_tested(message: str) -> list[str]:
-    """What the index must return: each signature with a keyword in the lowered line."""
-    low = message.lower()
-    return [sid for sid, keywords in LOWERED_KEYWORDS if any(k in low for k in keywords)]
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB",
-        "[ERROR] HCCL(1234,python):2026-11-29-07:24:22.190.123 [hccl_communicator.cc:88] EI0006",
-        "E39999: Inner Error! aicore timeout, AclrtSynchronizeDevice failed 507014",
-        '  File "/usr/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1518',
-        "İSTANBUL rank 3 says ok",  # lower() changes the length of some letters
-        "ab",
-        "",
-    ],
-)
-def test_signature_index_finds_what_testing_every_keyword_finds(message: str) -> None:
-    found = [signature.id for signature in KNOWLEDGE.index.candidates(message)]
-    assert found == _every_keyword_tested(message)
-
-
-def test_signature_index_on_every_example_and_counterexample() -> None:
-    lines = [line for sig in KNOWLEDGE.signatures for line in sig.examples + sig.counterexamples]
-    for line in lines:
-        found = [signature.id for signature in KNOWLEDGE.index.candidates(line)]
-        assert found == _every_keyword_tested(line), line
-
-
-@pytest.mark.parametrize(
-    "field",
-    [
-        "yields_to",
-        "yields_to_earlier",
-        "yields_to_later",
-        "label_from_bundle",
-        "needs_earlier",
-        "waits_behind",
-    ],
-)
-def test_a_signature_that_names_an_unknown_neighbour_is_rejected(
-    tmp_path: Path, field: str
-) -> None:
-    path = write_signatures(tmp_path, {**GOOD, field: ["demo.nowhere"]})
-    with pytest.raises(KnowledgeError, match=r"names \['demo\.nowhere'\]"):
-        load_signatures(path)
-
-
-def test_a_signature_reads_the_neighbours_it_yields_to_earlier(tmp_path: Path) -> None:
-    other = {**GOOD, "id": "demo.timeout", "yields_to_earlier": ["demo.oom"]}
-    path = write_signatures(tmp_path, GOOD, other)
-    by_id = {sig.id: sig for sig in load_signatures(path)}
-    assert by_id["demo.timeout"].yields_to_earlier == ("demo.oom",)
-    assert by_id["demo.oom"].yields_to_earlier == ()
-
-
-def test_a_signature_reads_the_lines_it_takes_its_label_from(tmp_path: Path) -> None:
-    other = {**GOOD, "id": "demo.save_refused", "label_from_bundle": ["demo.oom"]}
-    path = write_signatures(tmp_path, GOOD, other)
-    by_id = {sig.id: sig for sig in load_signatures(path)}
-    assert by_id["demo.save_refused"].label_from_bundle == ("demo.oom",)
-    assert by_id["demo.oom"].label_from_bundle == ()
-
-
-def test_a_signature_reads_the_lines_it_needs_earlier(tmp_path: Path) -> None:
-    other = {**GOOD, "id": "demo.deadline", "needs_earlier": ["demo.oom"]}
-    path = write_signatures(tmp_path, GOOD, other)
-    by_id = {sig.id: sig for sig in load_signatures(path)}
-    assert by_id["demo.deadline"].needs_earlier == ("demo.oom",)
-    assert by_id["demo.oom"].needs_earlier == ()
-
-
-@pytest.mark.parametrize("flag", ["rank_past_world", "interrupted", "generic_record"])
-def test_a_signature_reads_a_flag_that_stages_after_it_decide_by(tmp_path: Path, flag: str) -> None:
-    flagged = {**GOOD, "id": "demo.flagged", flag: True}
-    path = write_signatures(tmp_path, GOOD, flagged)
-    by_id = {sig.id: sig for sig in load_signatures(path)}
-    assert getattr(by_id["demo.flagged"], flag) is True
-    assert getattr(by_id["demo.oom"], flag) is False
-
-
-def test_a_conditional_neighbour_is_read_with_its_evidence(tmp_path: Path) -> None:
-    path = tmp_path / "signatures.yaml"
-    data = {
-        "neighbour_evidence": {"collective": {"labels": ["hccl"], "regex": r"\bHCCL\b"}},
-        "signatures": [{**GOOD, "also_if": {"hccl": "collective"}}],
-    }
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    (signature,) = load_signatures(path)
-    ((label, evidence),) = signature.also_if
-    assert (label, evidence.name, evidence.labels) == ("hccl", "collective", ("hccl",))
-    assert evidence.regex is not None
-    assert evidence.regex.search("[ERROR] hccl(1,python3)")
-
-
-@pytest.mark.parametrize(
-    ("also_if", "message"),
-    [
-        ({"hccl": "gossip"}, "'hccl' names unknown evidence 'gossip'"),
-        ({"oom": "collective"}, "field 'also_if' must name other taxonomy labels, got 'oom'"),
-        ({"cosmic_ray": "collective"}, "must name other taxonomy labels, got 'cosmic_ray'"),
-    ],
-)
-def test_a_conditional_neighbour_must_name_another_label_and_known_evidence(
-    tmp_path: Path, also_if: dict, message: str
-) -> None:
-    path = tmp_path / "signatures.yaml"
-    data = {
-        "neighbour_evidence": {"collective": {"labels": ["hccl"]}},
-        "signatures": [{**GOOD, "also_if": also_if}],
-    }
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    with pytest.raises(KnowledgeError, match=re.escape(message)):
-        load_signatures(path)
-
-
 def test_the_shipped_conditional_neighbours_name_the_collective_evidence() -> None:
     """An AI CPU exception is a collective's only beside a collective's lines
     (docs/labelling.md#ai-cpu-exceptions-that-carry-a-notify-wait-timeout)."""
@@ -407,20 +137,3 @@ def test_signatures_held_back_are_unknown_only_inside_the_context() -> None:
 
     assert not inside & held
     assert held <= outside
-
-
-def test_a_signature_names_the_shells_words_for_a_signal_once(tmp_path: Path) -> None:
-    (tmp_path / "signal_names.yaml").write_text(
-        "segfault: [段错误, Speicherzugriffsfehler]\n", encoding="utf-8"
-    )
-    rule = {**GOOD, "keywords": ["{{segfault}}"], "regex": r"^\s*{{segfault}}\s*$"}
-    (signature,) = load_signatures(write_signatures(tmp_path, rule))
-    assert signature.keywords == ("段错误", "Speicherzugriffsfehler")
-    assert signature.search("Speicherzugriffsfehler")
-    assert not signature.search("段错误是越界写导致的")
-
-
-def test_a_signature_naming_a_list_nobody_wrote_is_rejected(tmp_path: Path) -> None:
-    path = write_signatures(tmp_path, {**GOOD, "regex": "{{segfault}}"})
-    with pytest.raises(KnowledgeError, match=r"signature 'demo\.oom': names '\{\{segfault\}\}'"):
-        load_signatures(path)

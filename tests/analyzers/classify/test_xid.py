@@ -17,7 +17,8 @@ import pytest
 import yaml
 
 from analyzers.classify.line_matches import match_line
-from analyzers.classify.rules import KNOWLEDGE_DIR, load_knowledge, load_signatures
+from analyzers.classify.rules import KNOWLEDGE_DIR, load_knowledge
+from analyzers.classify.signature_file import load_signatures
 from analyzers.classify.xid import XID_FILE, load_xids
 from analyzers.core.yamlcheck import KnowledgeError
 

@@ -12,7 +12,8 @@ Fixtures are written in the formats these tools print; names, paths and numbers 
 
 from __future__ import annotations
 
-from analyzers.classify.rules import KNOWLEDGE_DIR, load_signatures
+from analyzers.classify.rules import KNOWLEDGE_DIR
+from analyzers.classify.signature_file import load_signatures
 from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 SIMD_PIPELINE = """\

@@ -9,7 +9,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from analyzers.classify.rules import Action, ActionBook, load_knowledge
+from analyzers.classify.action_book import Action, ActionBook
+from analyzers.classify.rules import load_knowledge
 from analyzers.report.advise import MAX_ACTIONS, Situation, asks_for, next_actions, stack_of
 from tests.analyzers.excerpts import diagnose_files
 

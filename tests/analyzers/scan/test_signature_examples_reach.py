@@ -1,6 +1,6 @@
 """Every signature example is a line the scan keeps and the signature then reads.
 
-`tests/analyzers/classify/test_rules.py` checks each example against its signature's regex;
+`tests/analyzers/classify/test_signature.py` checks each example against its signature's regex;
 a line only reaches that regex when the scan keeps it: the block prefilter must find it
 (`knowledge/prefilter.yaml` keywords and patterns) and its level or words must make it an
 error or a warning (`formats/severity.py`). Here each example is written alone as a rank

@@ -3,8 +3,8 @@
 Python prints a traceback's last line in pieces (the type, then `: ` and the message). Two
 ranks that share one console and fail at once can leave one rank's type with the other rank's
 next frame line glued after it, and the `: <message>` on the line below. The message is read
-with the type it was cut from (`formats.traceback`). Excerpts in the shape of a finetuning
-console on several GPUs; paths, numbers and wording of our own.
+with the type it was cut from. Excerpts in the shape of a finetuning console on several GPUs;
+paths, numbers and wording of our own.
 """
 
 from __future__ import annotations
