@@ -186,8 +186,10 @@ def own_words_before_report(
     lost connections, all of them consequences, is a summary of the lost connection the rank
     itself logged, which goes first whatever its kind."""
     first = top[0]
-    if first.best is None or not first.best.culprits or first.rank is None:
+    if first.best is None or not first.best.culprits:
         return list(top)
+    if first.rank is None:
+        return _report_beside_unranked_console(top, offsets)
     if global_ranks(first.best.culprits, first, scans) != [first.rank]:
         return list(top)  # a rank's report of another rank (a barrier naming who is missing)
     reported = epoch(first, offsets)
@@ -206,6 +208,35 @@ def own_words_before_report(
     if not own:
         return list(top)
     lead = min(own, key=lambda i: (i.order, i.event.line))
+    return [lead, *(item for item in top if item is not lead)]
+
+
+def _report_beside_unranked_console(
+    top: Sequence[Classified], offsets: Mapping[int, float]
+) -> list[Classified]:
+    """A launcher's report of how a rank ended (PALS' `rank 0 died from signal 11`), where no
+    line at this tier names its rank and neither the report nor the other lines carry a time:
+    the file order says nothing of which came first. A console that holds a line of the same
+    kind (the crash the report is about, `Segfault encountered`) is the rank's own record, and
+    in that console its own order decides: its earliest line at this tier goes first."""
+    first = top[0]
+    if epoch(first, offsets) is not None or any(item.rank is not None for item in top):
+        return list(top)
+    own = [
+        item
+        for item in top
+        if item.order != first.order
+        and item.category == first.category
+        and epoch(item, offsets) is None
+        and not (item.best is not None and item.best.signature.culprit)
+    ]
+    if not own:
+        return list(top)
+    console = min(own, key=lambda i: (i.order, i.event.line)).order
+    lead = min(
+        (item for item in top if item.order == console and epoch(item, offsets) is None),
+        key=lambda i: i.event.line,
+    )
     return [lead, *(item for item in top if item is not lead)]
 
 

@@ -7,7 +7,9 @@
     -- Configuring incomplete, errors occurred!
 
 Build tools (CMake, compilers' notes) print a diagnostic this way; the headline alone names
-no failure. It becomes one ERROR event at the headline whose message is the headline and
+no failure. A library exception quoted with its text moved below the word that opens it (oneCCL's
+`oneCCL: coll_param.cpp:452 validate: EXCEPTION:` over an indented `average operation is not
+supported ...`) is the same shape: the upper-case `EXCEPTION:` ending the line opens it too. It becomes one ERROR event at the headline whose message is the headline and
 its indented lines joined. Python tracebacks and CANN blocks have their own trackers, which
 see their lines first.
 
@@ -59,6 +61,9 @@ from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 from analyzers.formats.sink import Sink
 
 _HEADLINE = regex_programs.compile(r"\berror\b.*:\s*$", re.IGNORECASE)
+# a library's exception whose text was moved to the lines below (`...: EXCEPTION:`); Python's
+# `... the following exception:` is a traceback's, in lower case, and not read here
+_EXCEPTION_HEADLINE = regex_programs.compile(r"\bEXCEPTION:\s*$")
 _LAST_ERROR = "Last error:"
 # `"name": "RuntimeError",` / `"ename": "ValueError",`: an exception's class as an object member
 _ERROR_NAME = regex_programs.compile(
@@ -130,7 +135,7 @@ class IndentedMessageTracker:
         if message.strip() == _LAST_ERROR:
             self._open[key] = _Open(lineno, line, _lead(message), reason_next=True)
             return True
-        if _HEADLINE.search(message):
+        if _HEADLINE.search(message) or _EXCEPTION_HEADLINE.search(message):
             self._open[key] = _Open(lineno, line, _lead(message))
             return True
         if line.level == _FATAL_LEVEL and _DANGLING.search(message):

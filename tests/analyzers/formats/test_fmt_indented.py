@@ -240,3 +240,28 @@ def test_a_terminal_padded_exception_row_does_not_take_the_row_below():
     errors = [e for e in scan(text).events if e.kind == EventKind.ERROR]
     assert errors[0].message.rstrip().endswith("Tried to allocate 2.00 GiB")
     assert not [e for e in errors if "shutting down" in e.message]
+
+
+# A library's exception quoted with its text on the indented line below `EXCEPTION:`.
+WRAPPED_LIBRARY_EXCEPTION = (
+    "oneCCL: coll_param.cpp:452 validate: EXCEPTION:\n"
+    "   average operation is not supported for the scheduler path\n"
+)
+
+
+def test_an_exception_whose_text_is_below_is_one_message():
+    errors = [e for e in scan(WRAPPED_LIBRARY_EXCEPTION).events if e.kind == EventKind.ERROR]
+    assert errors[0].line == 1
+    assert errors[0].message == (
+        "oneCCL: coll_param.cpp:452 validate: EXCEPTION: average operation is not supported "
+        "for the scheduler path"
+    )
+
+
+def test_python_s_chained_exception_header_opens_no_block():
+    text = (
+        "The above exception was the direct cause of the following exception:\n"
+        "   see the traceback below\n"
+    )
+    events = scan(text).events
+    assert not [e for e in events if "see the traceback below" in e.message and e.line == 1]
