@@ -7,10 +7,11 @@
     -- Configuring incomplete, errors occurred!
 
 Build tools (CMake, compilers' notes) print a diagnostic this way; the headline alone names
-no failure. A library exception quoted with its text moved below the word that opens it (oneCCL's
-`oneCCL: coll_param.cpp:452 validate: EXCEPTION:` over an indented `average operation is not
-supported ...`) is the same shape: the upper-case `EXCEPTION:` ending the line opens it too. It becomes one ERROR event at the headline whose message is the headline and
-its indented lines joined. Python tracebacks and CANN blocks have their own trackers, which
+no failure. A library exception quoted with its text moved below the word that opens it
+(oneCCL's `oneCCL: coll_param.cpp:452 validate: EXCEPTION:` over an indented `average
+operation is not supported ...`) is the same shape: the upper-case `EXCEPTION:` ending the
+line opens it too. It becomes one ERROR event at the headline whose message is the headline
+and its indented lines joined. Python tracebacks and CANN blocks have their own trackers, which
 see their lines first.
 
 NCCL's exceptions end the same way with the reason on the next line, not indented:
