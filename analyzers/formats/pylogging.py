@@ -38,6 +38,11 @@ time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logr
 [2026-12-04 15:30:16.361] rank 5: model run failed: ...
                                           (a job's own print: time in brackets, its rank
                                            label, no level; ranks sharing one stdout)
+[12:15:19.226] I r0:   mlp passed
+[2026-12-07T12:16:35.558] r1 | [layer 0/6] norm ok
+                                          (the same with a level letter or word, the rank
+                                           as `rN`, a bar for the colon, the time of day
+                                           alone: no date, so the time is left unread)
 2026-12-05T07:16:03.159215Z [info     ] layer 0 passed                 rank=2
                                           (structlog's ConsoleRenderer: the level padded in
                                            brackets, the event padded to 30 columns, then the
@@ -117,6 +122,8 @@ VLLM = "vllm"
 SGLANG = "sglang"
 
 _LEVEL = r"(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+_BARE_LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
+_LEVEL_OR_LETTER = r"(?P<level>[DIWEFC]|DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _TRACING_LEVEL = r"(?P<level>TRACE|DEBUG|INFO|WARN|ERROR)"
 _ANY_CASE_LEVEL = r"(?P<level>(?i:debug|info|warning|warn|error|critical|fatal))"
 _DATE = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?"
@@ -328,7 +335,34 @@ HEADERS = (
     ),
     header(NAME, r"(?P<ts>\d\d-\d\d \d\d:\d\d:\d\d) \[[\w./-]+\.py:\d+\] " + _LEVEL + r"\s+"),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
-    header(NAME, r"\[(?P<ts>" + _DATE + r")\] (?i:rank) ?(?P<rank>\d+):\s"),
+    # a job's own print or Formatter: the time in brackets (a full date, or the time of day
+    # alone, which says no date and is left unread), a level letter or word if any, then its
+    # rank label (`rank 5`, `r5`) closed by a colon or a bar
+    header(
+        NAME,
+        r"\[(?:(?P<ts>" + _DATE + r")|\d\d:\d\d:\d\d(?:[.,]\d{1,6})?)\] "
+        r"(?:" + _LEVEL_OR_LETTER + r" )?(?:(?i:rank) ?|[rR])(?P<rank>\d+)(?::| \|)\s",
+    ),
+    # the same print behind a full date, bracketed or not, with no level: its rank label in
+    # brackets ("2026-12-07 12:20:55 [rank 1] loss 2.31") or, after a bare date, closed by a
+    # colon or a bar ("2026-12-07 12:20:55,418 rank 1: ..."); a level after the label leaves
+    # the line to the headers above that read it
+    header(
+        NAME,
+        r"\[?(?P<ts>"
+        + _DATE
+        + r")\]? \[(?i:rank)[ _]?(?P<rank>\d+)\]:?(?!\s*\[?"
+        + _BARE_LEVEL
+        + r")\s+",
+    ),
+    header(
+        NAME,
+        r"(?P<ts>"
+        + _DATE
+        + r") (?i:rank)[ _]?(?P<rank>\d+)(?::| \|)(?!\s*\[?"
+        + _BARE_LEVEL
+        + r")\s+",
+    ),
     header(NAME, _LEVEL + r":[\w.]+:"),
     header(NAME, r"\[" + _LEVEL + r"\] [\w.-]+\.py(?::\d+)?: "),
     # the level alone in brackets before the words (a launch script's `echo "[ERROR] ..."`, a

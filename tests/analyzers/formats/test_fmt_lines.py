@@ -1425,6 +1425,24 @@ def test_a_rank_label_a_job_writes_before_its_message_names_the_writer():
     assert stamped.message.startswith("model run failed: shape '[8, 3, 10]'")
 
 
+def test_a_clock_a_level_letter_and_a_short_rank_tag_name_the_writer():
+    """A job's own Formatter, `[%(asctime)s.%(msecs)03d] %(levelname).1s r{rank}: ` with the
+    time of day alone (lines of a real 6-rank gloo run), and the same print with a full ISO
+    time and a bar: the level and the rank are read and the message is what follows. The
+    time of day says no date and is left unread. Counterexamples: a word that starts with `r`
+    is no rank tag, and a tag with no separator after it opens no header."""
+    line = parse_line("[12:15:19.226] I r0:   mlp passed")
+    assert (line.level, line.rank, line.message, line.time) == ("INFO", 0, "  mlp passed", None)
+    failed = parse_line("[12:15:19.245] E r4: model run failed: Detected mismatch between")
+    assert (failed.level, failed.rank) == ("ERROR", 4)
+    assert failed.message.startswith("model run failed: Detected mismatch")
+    iso = parse_line("[2026-12-07T12:16:35.558] r1 | [layer 0/6] norm ok")
+    assert (iso.rank, iso.message) == (1, "[layer 0/6] norm ok")
+    assert iso.time == datetime(2026, 12, 7, 12, 16, 35, 558000)
+    assert parse_line("[12:15:19.226] I rows: 12 loaded").rank is None
+    assert parse_line("[12:15:19.226] r0 norm passed").message == "[12:15:19.226] r0 norm passed"
+
+
 def test_a_bracketed_rank_label_names_the_writer_too():
     """`[rank N] ` before each message, as a job writes it into a stdout its ranks share."""
     line = parse_line("[rank 2]  attention passed")

@@ -43,3 +43,32 @@ def test_the_same_fields_under_logging_s_default_time():
 def test_a_bar_without_the_rank_key_is_not_this_format():
     line = parse_line("INFO  moe_infer | layer 1 attention passed")
     assert line.rank is None
+
+
+def test_a_dated_print_with_a_bracketed_rank_label_and_no_level():
+    line = parse_line("2026-12-07 09:41:07,592 [rank 2] RuntimeError: mat1 and mat2 differ")
+    assert (line.message, line.level, line.rank) == ("RuntimeError: mat1 and mat2 differ", None, 2)
+    assert line.time == datetime(2026, 12, 7, 9, 41, 7, 592000)
+    assert not line.collected
+
+
+def test_the_date_may_be_bracketed_and_the_label_closed_by_a_colon_or_a_bar():
+    assert parse_line("[2026-12-07 09:41:07] [rank3] layer 2 passed").rank == 3
+    assert parse_line("2026-12-07 09:41:07 rank 1: layer 2 passed").rank == 1
+    assert parse_line("2026-12-07 09:41:07 rank 1 | layer 2 passed").message == "layer 2 passed"
+
+
+def test_a_level_after_the_label_is_still_read_as_the_level():
+    line = parse_line("2026-12-07 09:41:07 [rank1]  [ERROR] allreduce failed")
+    assert (line.message, line.level, line.rank) == ("allreduce failed", "ERROR", 1)
+    assert parse_line("2026-12-07 09:41:07 [rank 1] INFO step 3").level == "INFO"
+
+
+def test_torch_s_own_rank_tag_behind_a_date_stays_a_collectors_time():
+    line = parse_line("2026-12-07 09:41:07 [rank1]: RuntimeError: x")
+    assert (line.rank, line.collected) == (1, True)
+
+
+def test_a_time_of_day_alone_before_the_label_is_not_read():
+    line = parse_line("09:41:07 [rank 1] layer 2 passed")
+    assert line.time is None
