@@ -73,9 +73,10 @@ _RANK_IN_TEXT = regex_programs.compile(r"\bRank\[(\d+)\]")
 # apart by it. The label may end in a bar instead of a colon (`rank 3 | norm passed`), and a
 # time since the start may stand before it (logging's `%(relativeCreated)`: `[  2177.1ms]
 # rank 3 | ...`, or seconds `[   3.217] rank 3: ...`): it names no wall-clock time, so no
-# header reads it, and the label after it still says who wrote the line.
+# header reads it, and the label after it still says who wrote the line. So may a time of
+# day alone, bracketed or not (`09:41:07 [rank 3] ...`): without a date no header reads it.
 _RANK_LABEL = regex_programs.compile(
-    r"(?:\[ *\d+(?:\.\d+)? ?(?:ms|s)?\] ?)?"
+    r"(?:\[ *\d+(?:\.\d+)? ?(?:ms|s)?\] ?|\[?\d\d:\d\d:\d\d(?:[.,]\d{1,6})?\]? )?"
     r"(?:[Rr]ank ?(\d{1,6})(?::| \|)\s|(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL): )?\[[Rr]ank:? ?(\d{1,6})\]\s)"
 )
 # A trainer that forwards its workers' output through its own logger writes every worker line

@@ -17,16 +17,16 @@ prefill start: 8 tokens
 
 HANDLER_RAISED = """\
 Traceback (most recent call last):
-  File "/work/job/infer.py", line 12, in main
-    dist.all_reduce(t)
-RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:2461.
+  File "/srv/train/loop.py", line 88, in save_step
+    torch.save(state, path)
+OSError: [Errno 28] No space left on device
 
 During handling of the above exception, another exception occurred:
 
 Traceback (most recent call last):
-  File "/work/job/infer.py", line 14, in main
-    raise JobAborted("step failed")
-infer.JobAborted: step failed
+  File "/srv/train/loop.py", line 91, in save_step
+    raise CheckpointLost(path)
+loop.CheckpointLost: /ckpt/step_400.pt
 """
 
 
@@ -50,11 +50,11 @@ def test_an_exception_raised_in_a_handler_is_marked_reraised() -> None:
     marks = FileMarks.of(scan_text("job/log_0.log", HANDLER_RAISED))
 
     lines = HANDLER_RAISED.splitlines()
-    aborted = 1 + next(n for n, line in enumerate(lines) if line.startswith("infer.JobAborted"))
-    closed = 1 + next(n for n, line in enumerate(lines) if "Connection closed" in line)
-    assert aborted in marks.reraised
-    assert closed not in marks.reraised
-    assert not marks.raised_in(closed)  # frames of the job's own code only
+    lost = 1 + next(n for n, line in enumerate(lines) if line.startswith("loop.CheckpointLost"))
+    disk_full = 1 + next(n for n, line in enumerate(lines) if "No space left" in line)
+    assert lost in marks.reraised
+    assert disk_full not in marks.reraised
+    assert not marks.raised_in(disk_full)  # frames of the job's own code only
 
 
 def test_an_exception_raised_inside_an_installed_package_names_it() -> None:

@@ -1,5 +1,5 @@
-"""Ranks sharing one console, each line a job's own print: a full date, then the rank label in
-brackets, no level (`print(f"{now} [rank {rank}] {msg}")`).
+"""Ranks sharing one console, each line a job's own print: a full date (or the time of day
+alone), then the rank label in brackets, no level (`print(f"{now} [rank {rank}] {msg}")`).
 
 The label is what tells the ranks apart in the shared file: with it read, each rank has its
 own checkpoints and the rank whose error came first is the culprit; the peers' lost
@@ -11,19 +11,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from analyzers import AnalyzeOptions, analyze
 from tests.analyzers.job_bundles import pack
 
+DATED = "2026-12-07 09:41:{seconds:02d},{ms:03d}"
+TIME_OF_DAY = "09:41:{seconds:02d}.{ms:03d}"
 
-def _console() -> str:
+
+def _console(stamp: str) -> str:
     lines = []
     clock = iter(range(0, 10_000, 37))
 
     def say(rank: int, message: str) -> None:
         ms = next(clock)
-        lines.append(
-            f"2026-12-07 09:41:{7 + ms // 1000:02d},{ms % 1000:03d} [rank {rank}] {message}"
-        )
+        now = stamp.format(seconds=7 + ms // 1000, ms=ms % 1000)
+        lines.append(f"{now} [rank {rank}] {message}")
 
     for rank in range(4):
         say(rank, "init process group: backend=gloo world_size=4")
@@ -41,13 +45,14 @@ def _console() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _report(tmp_path: Path) -> dict:
-    bundle = pack(tmp_path / "job.tar.gz", {"train.log": _console()}, "job-s1")
+def _report(tmp_path: Path, stamp: str = DATED) -> dict:
+    bundle = pack(tmp_path / "job.tar.gz", {"train.log": _console(stamp)}, "job-s1")
     return analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
 
 
-def test_each_rank_in_a_shared_console_of_dated_prints_keeps_its_checkpoints(tmp_path):
-    report = _report(tmp_path)
+@pytest.mark.parametrize("stamp", [DATED, TIME_OF_DAY])
+def test_each_rank_in_a_shared_console_of_dated_prints_keeps_its_checkpoints(tmp_path, stamp):
+    report = _report(tmp_path, stamp)
     last = {r["rank"]: r["last_checkpoint"] for r in report["ranks"]}
     assert last == {
         0: "layer 2 passed",

@@ -5,8 +5,10 @@ docs/labelling.md#a-compiled-graph-whose-tasks-do-not-load: MindSpore wraps the 
 `davinci_model : load task fail, return ret: <code>`. It names no task or fault, so alone it is
 `other`, with `config` and `operator` beside it and below the confident band. The graph engine's
 newer runtime says the same of a torchair graph a serving engine loads (`davinci model init
-failed`, `Load graph failed, error code:<GE code>`), read the same way. Values of our own in the
-shapes MindSpore and a serving engine's workers print.
+failed`, `Load graph failed, error code:<GE code>`), read the same way, and so does an offline
+model (`.om`) an inference tool loads whose tasks cannot be set up (a detail line from the task's
+init code, `Task index:N init failed`), with `config` first beside it. Values of our own in the
+shapes MindSpore, a serving engine's workers and an ACL inference tool print.
 """
 
 from __future__ import annotations
@@ -80,3 +82,48 @@ def test_a_torchair_graph_the_runtime_cannot_load_reads_the_same() -> None:
 def test_a_torchair_graph_that_loaded_is_no_failure() -> None:
     diagnosis = diagnose_text("worker_tp1.log", TORCHAIR_GRAPH_LOADED)
     assert "ge.graph_model_load_failed" not in rules_of(diagnosis)
+
+
+# An inference tool loading an offline model (.om) through ACL: the graph engine cannot set up
+# the model's first task (a stream index the model asks for that the device's stream list does
+# not hold), then the load is reported up to the tool, which gives up on the file.
+OFFLINE_MODEL_LOAD = """\
+[INFO] acl init success
+[INFO] open device 1 success
+E19999: Inner Error!
+E19999 index:2 > stream_list.size(): 1, check invalid[FUNC:SetStream][FILE:task_info.cc][LINE:31]
+        TraceBack (most recent call last):
+        Task index:4 init failed, ret:-1.[FUNC:InitTaskInfo][FILE:davinci_model.cc][LINE:3610]
+        [Model][FromData]load model from data failed, ge result[4294967295][FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+[ERROR] load model from file failed, model file is /data/models/det_bs8.om
+[WARN] no model had been loaded, unload failed
+RuntimeError: [1][ACL: invalid parameter]
+"""
+
+# Counterexample: the same tool loading the model and running it.
+OFFLINE_MODEL_LOADED = """\
+[INFO] acl init success
+[INFO] open device 1 success
+[INFO] load model /data/models/det_bs8.om success
+[INFO] create model description success
+[INFO] unload model success, model Id is 1
+"""
+
+
+def test_an_offline_model_whose_tasks_do_not_load_offers_the_build_and_a_task() -> None:
+    diagnosis = diagnose_text("benchmark.log", OFFLINE_MODEL_LOAD)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="stream_list.size()",
+        rule="ge.offline_model_load_failed",
+    )
+    labels = [alt.category for alt in diagnosis.alternatives]
+    assert labels[:1] == ["config"]
+    assert "operator" in labels
+    assert diagnosis.confidence < 0.8
+
+
+def test_an_offline_model_that_loaded_is_no_failure() -> None:
+    diagnosis = diagnose_text("benchmark.log", OFFLINE_MODEL_LOADED)
+    assert "ge.offline_model_load_failed" not in rules_of(diagnosis)

@@ -2050,3 +2050,9 @@ def test_the_rank_tag_behind_a_host_label_is_still_the_lines_rank():
 
 def test_a_word_with_a_number_before_a_colon_names_no_host():
     assert "host" not in parse_line("layer3: passed").tags
+
+
+def test_a_rank_label_behind_a_time_of_day_still_names_the_writer():
+    assert parse_line("09:41:07 [rank 1] layer 2 passed").rank == 1
+    assert parse_line("[09:41:07.123] rank 3: RuntimeError: x").rank == 3
+    assert parse_line("09:41:07 layer 2 passed").rank is None
