@@ -171,7 +171,7 @@ def _peer_disagrees(
         found = receiver_ran_ahead(first.rank, correlation) or _odd_setting(scans)
         if found is not None:
             return found
-        found = _odd_dtype(scans) or lone_gather_receiver(chain, scans)
+        found = _odd_dtype(scans) or _odd_size(scans) or lone_gather_receiver(chain, scans)
         if found is not None:
             return found
     # ranks that built their groups in another order broke the set-up the others waited in;
@@ -199,6 +199,15 @@ def _odd_dtype(scans: Sequence[FileScan]) -> Blame | None:
     if not common:  # it alone warned of its dtype
         return Blame([rank], say("blame.rank_dtype_warned", dtype=lone, words=words))
     return Blame([rank], say("blame.rank_dtype", dtype=lone, common=common, words=words))
+
+
+def _odd_size(scans: Sequence[FileScan]) -> Blame | None:
+    """The one rank that stated another model width than its peers (`formats.size_said`)."""
+    size = odd_rank_stated(scans, "size_said")
+    if size is None:
+        return None
+    rank, lone, common, name = size
+    return Blame([rank], say("blame.rank_size", name=name, size=lone, common=common))
 
 
 def _left_waiting(

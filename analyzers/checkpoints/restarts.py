@@ -34,7 +34,10 @@ error before the next attempt. Each process still opens its attempt with the ran
 numbers aside, after the rank's progress is where the next attempt begins, whether or not that
 attempt printed a checkpoint (one that died in `init_process_group` printed none). The first
 start line has to stand before the first checkpoint, the file has to be one rank's, and the
-new attempt's first checkpoint, if any, has to be the rank's first one again.
+new attempt's first checkpoint, if any, has to be the rank's first one again, or one it had
+already closed when it logged an error before the start line: a job that resumes from its
+last save begins again at the step after the save (`iteration 6 done` after `iteration 8
+done`, an error and the start line), not at its first.
 
 A console several ranks wrote into is cut by their start lines as well (`_console_starts`),
 where the agent's reports do not stand between the attempts: `torchrun --tee` redirected to a
@@ -94,8 +97,8 @@ def _restarts(scan: FileScan, console: bool) -> list[int]:
     track = track_of(scan)
     if track is None or not len(track):
         return []
-    started = _started_again(scan, track)
     errors = sorted(e.line for e in scan.events if e.kind == EventKind.ERROR)
+    started = _started_again(scan, track, errors)
     if not errors:
         return started
     reported = [
@@ -133,8 +136,11 @@ def _one_ranks_starts(scan: FileScan, track: CheckpointTrack) -> list[tuple[int,
     return starts
 
 
-def _started_again(scan: FileScan, track: CheckpointTrack) -> list[int]:
-    """Lines where one rank's start line comes again after its progress (module doc)."""
+def _started_again(scan: FileScan, track: CheckpointTrack, errors: list[int]) -> list[int]:
+    """Lines where one rank's start line comes again after its progress (module doc). The
+    new attempt's first checkpoint is the rank's first one, or, when the rank logged an error
+    since its last progress, one it closed before: a job that resumes from its last save
+    begins again at the step after it, which the failed attempt had already passed."""
     starts = _one_ranks_starts(scan, track)
     if not starts:
         return []
@@ -145,7 +151,11 @@ def _started_again(scan: FileScan, track: CheckpointTrack) -> list[int]:
             continue
         after = bisect_right(lines, line)
         if after < len(lines) and track.text[after] != track.text[0]:
-            continue  # the progress goes on where it was: the same process
+            resumed = track.text[after] in track.text[:after] and _error_between(
+                errors, lines[after - 1], line
+            )
+            if not resumed:
+                continue  # the progress goes on where it was: the same process
         found.append(line)
     return found
 

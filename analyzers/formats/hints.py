@@ -1,6 +1,6 @@
 """Facts read from the first blocks of any log: the year, the world size, the rank, and the
-dtypes, broadcast sources and pipeline schedules the head states (`formats.dtype_said`,
-`formats.source_said`, `formats.schedule_said`).
+dtypes, broadcast sources, pipeline schedules and model widths the head states
+(`formats.dtype_said`, `formats.source_said`, `formats.schedule_said`, `formats.size_said`).
 
     2026-11-29 07:25:36,861 [rank3] INFO init process group: backend=gloo rank=3 world_size=4 ...
     torchrun --nnodes 1 --nproc_per_node 8 train.py   /   nproc_per_node: 8
@@ -45,6 +45,8 @@ from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES, AGENT_TAG_BYTES, OU
 from analyzers.formats.schedule_said import GATES as SCHEDULE_GATES
 from analyzers.formats.schedule_said import MAX_STATEMENTS as MAX_SCHEDULES
 from analyzers.formats.schedule_said import schedule_statements
+from analyzers.formats.size_said import MAX_STATEMENTS as MAX_SIZES
+from analyzers.formats.size_said import size_statements
 from analyzers.formats.source_said import GATES as SOURCE_GATES
 from analyzers.formats.source_said import MAX_STATEMENTS as MAX_SOURCES
 from analyzers.formats.source_said import source_statements
@@ -136,6 +138,7 @@ class HeadHints:
         self.dtypes: list[list[str]] = []  # [key, dtype] the head states (`dtype_said`)
         self.sources: list[list[str]] = []  # [key, rank] a broadcast's source (`source_said`)
         self.schedules: list[list[str]] = []  # [key, name] a pipeline schedule (`schedule_said`)
+        self.sizes: list[list[str]] = []  # [name, number] a model width (`size_said`)
 
     @property
     def year(self) -> int | None:
@@ -181,6 +184,7 @@ class HeadHints:
         self.dtypes += dtype_statements(low, MAX_STATEMENTS - len(self.dtypes))
         self.sources += source_statements(low, MAX_SOURCES - len(self.sources))
         self.schedules += schedule_statements(low, MAX_SCHEDULES - len(self.schedules))
+        self.sizes += size_statements(low, MAX_SIZES - len(self.sizes))
         self._read_local_named(low)
         if self.want_rank:
             for pattern in _RANKS:
@@ -264,6 +268,8 @@ class HeadHints:
             facts["source_said"] = self.sources
         if self.schedules:
             facts["schedule_said"] = self.schedules
+        if self.sizes:
+            facts["size_said"] = self.sizes
         if not self.want_rank:
             return
         ranks = self.ranks + event_ranks

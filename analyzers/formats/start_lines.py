@@ -32,8 +32,11 @@ from analyzers.formats.literal_gate import gated
 # a folded line stating the world size (digits are 0 after folding)
 _WORLD_LINE = gated(rb"(?m)^[^\n]*world_size[\"']?\s*[:=]\s*0+\b[^\n]*$")
 _START_WORD = regex_programs.compile(rb"\b(?:init|start|launch|join|set ?up)")
-# the rank the line states: `rank=1`, `rank: 1`, a logging tag `[rank1]` (never local_rank=)
-_RANK = regex_programs.compile(rb"\[rank(\d{1,6})\]|(?<![\w.\[])rank[\"']?\s*[:=]\s*(\d{1,6})\b")
+# the rank the line states: `rank=1`, `rank: 1`, a logging tag `[rank1]` (never local_rank=),
+# or a header's field between bars, `| rank 2 |` (a count, `4 ranks`, is none)
+_RANK = regex_programs.compile(
+    rb"\[rank(\d{1,6})\]|(?<![\w.\[])rank[\"']?\s*[:=]\s*(\d{1,6})\b|\| ?rank (\d{1,6}) ?\|"
+)
 _NUMBER = regex_programs.compile(rb"0+")  # a folded number, whatever its width
 START_LINES = "start_lines"  # FileScan.facts key: [(line, rank, folded text)], in file order
 # FileScan.facts key of a file several ranks' start lines stand in (a launcher's console):
@@ -68,7 +71,7 @@ def start_lines(
             continue
         line += folded.count(b"\n", counted, match.start())
         counted = match.start()
-        number = int(rank.group(1) or rank.group(2))
+        number = int(rank.group(1) or rank.group(2) or rank.group(3))
         key = _NUMBER.sub(b"0", text).decode("utf-8", "replace").strip()
         found.append((line, number, key))
     return found

@@ -292,3 +292,34 @@ def test_the_ranks_of_such_a_console_stop_where_the_last_attempt_stopped(tmp_pat
     first = report_.diagnosis.first_error
     assert first is not None
     assert first.line == 3
+
+
+def _resumed(rank: int, attempt: int, steps: range) -> list[str]:
+    lines = [
+        f"2026-12-06 10:4{attempt}:07 | rank {rank} | job start (restart {attempt}), world_size=4"
+    ]
+    if steps.start > 1:
+        lines.append(f"2026-12-06 10:4{attempt}:30 | rank {rank} | resumed from /ckpt/latest.pt")
+    lines += [
+        f"2026-12-06 10:4{attempt}:31 | rank {rank} | iteration {s}/40 done | loss 0.41"
+        for s in steps
+    ]
+    return lines
+
+
+def test_a_retry_resumed_from_a_saved_step_is_cut_where_the_rank_starts_again() -> None:
+    """A job script that relaunches the ranks after a failure, appending to `log_<rank>.log`,
+    resumes from the last save: the new attempt's first checkpoint is a step the rank already
+    closed, not its first one, and the start line again is where the attempt begins."""
+    first = [*_resumed(1, 0, range(1, 9)), "[rank1]: Traceback (most recent call last):", TIMEOUT]
+    text = _console(first, _resumed(1, 1, range(6, 8)))
+    assert restart_lines(scan_text("job/log_1.log", text)) == [len(first) + 1]
+
+
+def test_a_start_line_again_with_the_progress_going_on_is_no_restart() -> None:
+    """Counterexample: the same rank states its start again (a sub-group joined) and closes the
+    next step: the same process."""
+    lines = _resumed(1, 0, range(1, 5))
+    lines.append("2026-12-06 10:40:40 | rank 1 | job start (restart 0), world_size=4")
+    lines.append("2026-12-06 10:40:41 | rank 1 | iteration 5/40 done | loss 0.41")
+    assert restart_lines(scan_text("job/log_1.log", "\n".join(lines) + "\n")) == []

@@ -128,3 +128,14 @@ def test_a_block_known_to_lack_the_gate_holds_no_start_line() -> None:
     block = b"[rank1] INFO init process group: rank=1 world_size=4\n"
     assert start_lines(block, block.translate(FOLD), 1, lacks_gate=False)
     assert start_lines(block, block.translate(FOLD), 1, lacks_gate=True) == []
+
+
+def test_a_rank_field_between_bars_names_the_rank() -> None:
+    """A job that writes its own header (`<time> | rank 2 | <message>`) states the rank as a
+    word and its number, with no `=` or tag."""
+    found = _read("2026-12-06 10:41:07 | rank 2 | job start (restart 0), world_size=4\n")
+    assert [(line, rank) for line, rank, _ in found] == [(1, 2)]
+
+
+def test_a_count_of_ranks_names_no_rank() -> None:
+    assert _read("launching 4 ranks: init with world_size=4\n") == []
