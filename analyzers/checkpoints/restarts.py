@@ -151,8 +151,9 @@ def _started_again(scan: FileScan, track: CheckpointTrack, errors: list[int]) ->
             continue
         after = bisect_right(lines, line)
         if after < len(lines) and track.text[after] != track.text[0]:
-            resumed = track.text[after] in track.text[:after] and _error_between(
-                errors, lines[after - 1], line
+            # the cheap test first: looking for an earlier entry walks the rank's progress
+            resumed = _error_between(errors, lines[after - 1], line) and (
+                track.text[after] in track.text[:after]
             )
             if not resumed:
                 continue  # the progress goes on where it was: the same process
