@@ -35,7 +35,9 @@ def test_a_processor_that_was_not_built_is_the_package_set() -> None:
 
 
 def test_the_sentence_under_a_rank_prefix_reads_the_same() -> None:
-    text = "[rank1]: ValueError: Processor was not found, please check and update your model file.\n"
+    text = (
+        "[rank1]: ValueError: Processor was not found, please check and update your model file.\n"
+    )
     diagnosis = diagnose_text("stderr.log", text)
     assert_reads(diagnosis, "config", first_error="Processor was not found")
 
