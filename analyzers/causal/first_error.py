@@ -30,6 +30,7 @@ from analyzers.causal.later_attempts import (
 )
 from analyzers.causal.line_order import causal_order, record_times
 from analyzers.causal.local_ranks import global_ranks
+from analyzers.causal.nccl_threads import thread_warned_first
 from analyzers.causal.promoted_ends import promote_first_own_ends, promote_silent_ends
 from analyzers.causal.supporting_lines import (
     block_rank,
@@ -113,6 +114,7 @@ def _first_and_its_peers(
         or restated_from(top[0], ordered)
         or reported_before(top[0], ordered)
         or skipped_before(top[0], ordered, offsets)
+        or thread_warned_first(top[0], ordered)
     )
     return [warned, *top] if warned is not None else top
 
