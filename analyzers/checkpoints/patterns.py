@@ -110,6 +110,13 @@ _EVENT_WITH_LAYER = (
     rb"[a-z0-9]_" + _LAYER_CLOSING + rb"\b[^\n]*\blayer\W{0,3}[0-9]"
     rb"|\blayer\W{0,3}[0-9][^\n]*[a-z0-9]_" + _LAYER_CLOSING + rb"\b"
 )
+# a training loop's line that closes a whole epoch: `epoch 0 finished: 1 steps`, `Epoch [2/3]
+# done` (`epoch 2 passed` is found by `passed`)
+_EPOCH_DONE = (
+    rb"epoch[ _=-]?(?:\[ ?)?\d+(?:/\d+)?(?: ?\])? ?[,:|]? ?(?:"
+    + b"|".join(_CLOSING_WORDS[:3])
+    + rb")"
+)
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
     rb"to rank|"  # a hand-off's send line (`send hidden to rank 2`)
@@ -147,6 +154,8 @@ _DEFAULT_PREFILTER = (
     + _KEYED_STAGE
     + rb"|"
     + _DONE_AT_LAYER
+    + rb"|"
+    + _EPOCH_DONE
     + rb")"
 )
 _VERBS = tuple(b" " + word for word in _CLOSING_WORDS)
@@ -195,6 +204,9 @@ _CONFIRMED_LITERALS = {
     b"stage": Confirmation(re2.compile(_NUMBERED_PHASE + rb"|" + _KEYED_STAGE)),
     b"phase": Confirmation(re2.compile(_NUMBERED_PHASE + rb"|" + _KEYED_STAGE)),
     b"saved ": Confirmation(re2.compile(_SAVED_AT_STEP)),
+    # `epoch` is on many a metric line (`'epoch': 2.0`, `epoch 1 step 40 loss ...`); only an
+    # epoch closed with a verb of completion counts
+    b"epoch": Confirmation(re2.compile(_EPOCH_DONE), _VERBS[:3]),
 }
 _MAX_PREFIXES = 12
 # the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
