@@ -82,10 +82,12 @@ _LAYER_DONE = (
     rb"layer[ _=-]*\d+(?:/\d+)?(?:\]? ?[:|/-]? ?[a-z][\w.+/-]*(?: [a-z0-9][\w.+/-]*){0,2})?"
     rb" " + _LAYER_CLOSING
 )
-# a layer a model calls a block: `block 4 done` (`block 12 ok` is found by ` ok`)
-_BLOCK_DONE = rb"block[ _-]?\d+ " + _LAYER_CLOSING
+# a layer a model calls a block: `block 4 done` (`block 12 ok` is found by ` ok`), and a part
+# that names its block: `Block 4: norm done`
+_BLOCK_PART = rb"(?:\]? ?[:|/-] ?[a-z][\w.+/-]*(?: [a-z0-9][\w.+/-]*){0,2})?"
+_BLOCK_DONE = rb"block[ _-]?\d+" + _BLOCK_PART + rb" " + _LAYER_CLOSING
 # the same shortened: `blk 4 done` (`blk 2 ✓` is found by its tick)
-_BLK_DONE = rb"blk[ _-]?\d+ " + _LAYER_CLOSING
+_BLK_DONE = rb"blk[ _-]?\d+" + _BLOCK_PART + rb" " + _LAYER_CLOSING
 # a microbatch closed with its count: `microbatch 5/8 complete`, `micro-batch 2 done`
 _MICROBATCH_DONE = rb"micro[ _-]?batch[ _-]?#?\d+(?: ?/ ?\d+)? " + _CLOSING
 # a structured logger's event named as an identifier, its layer in a field of its own
