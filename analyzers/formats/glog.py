@@ -32,6 +32,10 @@
                         cut from the left, the function; no year and no pid, so no time is
                         read from it)
 
+    I1207 15:03:21.634 r2 infer.py:44]   attention passed
+                       (a job's own Python Formatter in glog's shape, its rank tag in the
+                        thread id's column: the rank is the line's)
+
 Older glog writes no year: the scanner borrows it from the file.
 """
 
@@ -40,6 +44,9 @@ from __future__ import annotations
 from analyzers.formats.base import header
 
 NAME = "glog"
+# a job's own Formatter in glog's shape puts its rank where glog has the thread id:
+# "I1207 15:03:21.634 r2 infer.py:44] ...", "W1207 15:03:21.634 rank2 infer.py:44] ..."
+_RANK_COLUMN = r"\[?(?i:rank|r)[ _=-]?(?P<rank>\d+)\]?\s+"
 # Paddle-Lite writes a verbosity number where its VLOG lines would have a level letter
 _PADDLE_LITE_LEVELS = (
     ("I", "INFO"),
@@ -56,8 +63,8 @@ HEADERS = (
     ),
     header(
         NAME,
-        r"\[?(?P<level>[IWEFVC])(?P<ts>(?:\d{8}|\d{3,4}) \d\d:\d\d:\d\d\.\d+)\s+(?:(?P<pid>\d+)\s+)?"
-        r"[^\]\s]+:\d+\]\s?",
+        r"\[?(?P<level>[IWEFVC])(?P<ts>(?:\d{8}|\d{3,4}) \d\d:\d\d:\d\d\.\d+)\s+"
+        r"(?:(?P<pid>\d+)\s+|" + _RANK_COLUMN + r")?[^\]\s]+:\d+\]\s?",
     ),
     # TensorFlow's own logger (torch_xla's XRT client, XLA, jaxlib's TPU binding): the place is
     # a C++ source, or a header it includes (`tpu_executor_init_fns.inc`).

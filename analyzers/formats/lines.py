@@ -75,8 +75,12 @@ _RANK_IN_TEXT = regex_programs.compile(r"\bRank\[(\d+)\]")
 # rank 3 | ...`, or seconds `[   3.217] rank 3: ...`): it names no wall-clock time, so no
 # header reads it, and the label after it still says who wrote the line. So may a time of
 # day alone, bracketed or not (`09:41:07 [rank 3] ...`): without a date no header reads it.
+# The time since the start may also stand bare in a column of its own, padded and closed by a
+# bar as `%(relativeCreated)8.1f ms |` writes it (`  6604.5 ms | rank 2 | layer 1 passed`);
+# bare, it needs its unit, so a count before the label (`42 | rank 2 |`) names no writer.
 _RANK_LABEL = regex_programs.compile(
-    r"(?:\[ *\d+(?:\.\d+)? ?(?:ms|s)?\] ?|\[?\d\d:\d\d:\d\d(?:[.,]\d{1,6})?\]? )?"
+    r"(?:\[ *\d+(?:\.\d+)? ?(?:ms|s)?\] ?|\[?\d\d:\d\d:\d\d(?:[.,]\d{1,6})?\]? "
+    r"| *\d+(?:\.\d+)? ?(?:ms|s) \| )?"
     r"(?:[Rr]ank ?(\d{1,6})(?::| \|)\s|(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL): )?\[[Rr]ank:? ?(\d{1,6})\]\s)"
 )
 # A trainer that forwards its workers' output through its own logger writes every worker line

@@ -61,6 +61,7 @@ from analyzers.formats.exception_events import emit_exception, record
 from analyzers.formats.exception_message import MAX_MORE, ExceptionMessage, continues, cut_at_blank
 from analyzers.formats.open_traceback import OpenTraceback, is_source, read_frame
 from analyzers.formats.parted_exception import PartedTypes
+from analyzers.formats.severity import load_prefilter
 from analyzers.formats.sink import Sink
 from analyzers.formats.traceback_carriers import (
     IGNORED,
@@ -196,7 +197,7 @@ class TracebackTracker:
             self._chain_root[key] = self._last_root[key]
             return True
         found = EXCEPTION.match(message)
-        if found and EXCEPTION_NAME.search(found.group("type")) and not _leveled_warning(line):
+        if found and EXCEPTION_NAME.search(found.group("type")) and not _quiet_warning(line):
             frame = frame_before(lineno, sink)
             opened = OpenTraceback(lineno, frame, self._chain_root.pop(key, None))
             opened.packages = package_frames_before(lineno, sink)
@@ -267,6 +268,20 @@ class TracebackTracker:
             soft=cut_at_blank(line),
         )
         record(lineno, line, state, root, event, sink)
+
+
+def _quiet_warning(line: ParsedLine) -> bool:
+    """A warning that is its writer's own message (`_leveled_warning`), or a notice the
+    prefilter lists as no failure kept without its location and level (`UserWarning: HCCL
+    doesn't support gather at the moment. ...` from a paste): neither ends a traceback."""
+    if _leveled_warning(line):
+        return True
+    found = EXCEPTION.match(line.message)
+    return bool(found) and found.group("type").endswith("Warning") and _all_benign(line.message)
+
+
+def _all_benign(message: str) -> bool:
+    return not load_prefilter().benign.sub(" ", message).strip()
 
 
 def _leveled_warning(line: ParsedLine) -> bool:

@@ -189,6 +189,10 @@ def _collect(scans: Sequence[FileScan]) -> dict[int, RankFiles]:
         # output, even when it printed no checkpoint and no error before it was stopped
         for rank in (scan.facts.get("local_named_ranks") or {}).values():
             _rank_files(by_rank, rank, scan).present = True
+        # a console the ranks share: torch's `[rankN]:` tag on a line shows that rank wrote it,
+        # a warning with no error and no checkpoint included
+        for rank in scan.facts.get("tagged_ranks") or ():
+            _rank_files(by_rank, rank, scan).present = True
         for event in scan.events:
             rank = event.rank if event.rank is not None else info.rank
             if rank is None or _launcher_says(event, info):

@@ -197,3 +197,16 @@ def test_a_compile_headline_that_keeps_its_reason_stays_confident() -> None:
     diagnosis = diagnose_text("job/rank0.log", OP_COMPILE_REJECTS_ITSELF)
     assert diagnosis.category == "operator"
     assert diagnosis.confidence >= 0.8
+
+
+@pytest.mark.parametrize("header", ["filesystem", "optional", "string_view"])
+def test_a_cxx17_header_an_old_compiler_lacks_is_the_host_toolchain(header: str) -> None:
+    text = f"/src/ext/csrc/cache.cpp:5:10: fatal error: '{header}' file not found\n"
+    diagnosis = diagnose_text("build.log", text)
+    assert_reads(diagnosis, "driver_env", first_error=f"'{header}' file not found")
+
+
+def test_a_data_file_named_like_a_header_is_no_toolchain() -> None:
+    text = "fatal error: 'filesystem.yaml' file not found\n"
+    diagnosis = diagnose_text("build.log", text)
+    assert "env.compile_header_missing" not in {e.rule for e in diagnosis.evidence}

@@ -154,3 +154,41 @@ def test_a_header_that_names_an_included_source_file_is_read():
 def test_a_date_and_letter_before_a_path_without_a_source_line_is_no_header():
     parsed = parse_line("2022-02-03 04:05:06.070809: F see tpu_executor_init_fns.inc for details")
     assert parsed.source != "glog"
+
+
+# docs/labelling.md#checkpoints-a-rank-decorates-or-a-handler-sets-in-columns: a job's own
+# Formatter in glog's shape writes its rank where glog has the thread id.
+@pytest.mark.parametrize(
+    ("line", "rank", "level", "message"),
+    [
+        (
+            "I1204 09:41:17.208 r6 decode.py:131]   attention passed",
+            6,
+            "INFO",
+            "  attention passed",
+        ),
+        ("W1204 09:41:17.208 rank3 decode.py:139] layer 4 passed", 3, "WARNING", "layer 4 passed"),
+        (
+            "[default1]:I1204 09:41:17.915 r1 decode.py:131] layer 0 passed",
+            1,
+            "INFO",
+            "layer 0 passed",
+        ),
+    ],
+)
+def test_a_rank_tag_in_the_thread_column_is_the_lines_rank(line, rank, level, message):
+    parsed = parse_line(line)
+    assert (parsed.source, parsed.rank, parsed.level) == ("glog", rank, level)
+    assert parsed.message == message
+    assert parsed.time.hour == 9
+    assert parsed.time.microsecond in (208000, 915000)
+
+
+def test_a_thread_id_stays_a_pid_and_another_word_is_no_glog_column():
+    """Counterexamples: glog's own thread id is still read as the pid, not a rank, and a word
+    that is no rank tag in that column leaves the line unread as glog."""
+    own = parse_line("I1204 09:41:17.208311 40211 decode.cc:131] attention passed")
+    assert (own.rank, own.pid) == (None, 40211)
+    other = parse_line("I1204 09:41:17.208 main decode.py:131] attention passed")
+    assert other.source != "glog"
+    assert other.rank is None

@@ -1845,9 +1845,15 @@ def test_a_logging_header_with_a_space_separated_time_keeps_its_own_reading():
         # logging's %(relativeCreated) in front of the label: no wall time, still the writer
         ("[   21768.1ms] rank 1 | init process group: backend=gloo rank=1", 1),
         ("[ 3.217] rank 2: layer 0 passed", 2),
-        # counterexamples: a number in brackets before a sentence, a bar glued to the number
+        # the same time bare, padded in a column of its own before a bar (`%(relativeCreated)8.1f
+        # ms | rank %d | ...`)
+        ("  8831.4 ms | rank 5 | layer 2 attention passed", 5),
+        ("17.05s | rank 1 | layer 0 passed", 1),
+        # counterexamples: a number in brackets before a sentence, a bar glued to the number,
+        # a bare number without its unit before the bar
         ("[12] rank 2 is slow to start", None),
         ("rank 2|layer 0 passed", None),
+        ("42 | rank 2 | layer 0 passed", None),
     ],
 )
 def test_a_rank_label_after_a_bar_or_an_elapsed_time_names_the_writer(text, rank):

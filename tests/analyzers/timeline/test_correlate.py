@@ -204,6 +204,27 @@ def test_the_launchers_report_behind_srun_labels_stays_the_launchers(tmp_path):
     assert ranks[3].first_error is None
 
 
+SHARED_CONSOLE = """\
+W1205 10:40:01.123000 4411 torch/distributed/run.py:793] *****************************************
+[rank1]:W1205 10:40:09.512000 4421 torch/distributed/distributed_c10d.py:2889] Some parameters are unused
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/home/u/train.py", line 33, in main
+[rank0]:     out = model(x)
+[rank0]: RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x32)
+"""
+
+
+def test_a_rank_whose_only_line_in_a_shared_console_is_a_warning_ran(tmp_path):
+    """Rank 1 wrote one tagged warning and nothing else before rank 0 failed: it ran (the
+    job has two ranks), it is not a rank without a log."""
+    (tmp_path / "job").mkdir()
+    (tmp_path / "job" / "console.log").write_text(SHARED_CONSOLE)
+    correlation = correlate(_scan_tree(tmp_path), None)
+    assert correlation.world_size == 2
+    assert correlation.missing_ranks == []
+    assert str(_by_rank(correlation)[0].status) == "error"
+
+
 def test_hang_without_any_error():
     correlation = _fixture("hang_no_error")
     ranks = _by_rank(correlation)
