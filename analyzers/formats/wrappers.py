@@ -73,9 +73,6 @@ from analyzers.formats.viewer_marks import (
 Peeler = Callable[[ParsedLine, str], bool]
 
 _MAX_WRAPPERS = 6
-# Tried on every line first: a table row is told by its closing bar, a progress bar by its
-# `%|`, wherever the line starts.
-_ANYWHERE_FIRST: tuple[Peeler, ...] = (peel_table_row, peel_progress)
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop); within a character, in the order that tells look-alikes apart
 # (a collector's time before a program's own, a line number last).
@@ -114,10 +111,7 @@ _BY_FIRST_CHAR: dict[str, tuple[Peeler, ...]] = {
 # Tried on every line last: their first character can be any of many.
 _ANYWHERE_LAST: tuple[Peeler, ...] = (peel_grep_file, peel_compose, peel_host)
 # Each first character's whole sequence, built once.
-_PEELERS = {
-    key: _ANYWHERE_FIRST + peelers + _ANYWHERE_LAST for key, peelers in _BY_FIRST_CHAR.items()
-}
-_OTHER_PEELERS = _ANYWHERE_FIRST + _ANYWHERE_LAST
+_PEELERS = {key: peelers + _ANYWHERE_LAST for key, peelers in _BY_FIRST_CHAR.items()}
 
 
 def strip_wrappers(line: ParsedLine) -> None:
@@ -129,8 +123,17 @@ def strip_wrappers(line: ParsedLine) -> None:
 
 
 def _peel_one(line: ParsedLine) -> bool:
-    """Peel the outermost prefix the line starts with; False when it starts with none."""
+    """Peel the outermost prefix the line starts with; False when it starts with none.
+    A table row is told by its closing bar and a progress bar by its `%|`, wherever the line
+    starts, so those two are tried first on every line (their cheap tests written here: this
+    runs for every parsed line, and most have neither)."""
     text = line.message
+    if text[-1:] == "|" and peel_table_row(line, text):
+        return True
+    if "%|" in text[:160] and peel_progress(line, text):
+        return True
     first = text[:1]
-    key = _DIGIT if first.isdigit() else first
-    return any(peel(line, text) for peel in _PEELERS.get(key, _OTHER_PEELERS))
+    for peel in _PEELERS.get(_DIGIT if first.isdigit() else first, _ANYWHERE_LAST):
+        if peel(line, text):
+            return True
+    return False
