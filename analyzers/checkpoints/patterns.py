@@ -30,6 +30,7 @@ import re2
 from analyzers.checkpoints.byte_patterns import bytes_prefilter
 from analyzers.checkpoints.launcher_ends import EndRule, LauncherEnd, match_end, read_end_rule
 from analyzers.core import regex_programs
+from analyzers.core.checkpoint_timeline import Opening
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
 from analyzers.core.signal_names import Names, expand, load_signal_names
 from analyzers.core.yamlcheck import parse_yaml_file
@@ -48,6 +49,7 @@ ROLES = frozenset(
         "custom",
         "train_step",
         "train_step_start",
+        "request_start",
         "group",
     }
 )
@@ -65,6 +67,12 @@ _LAYER_CLOSING = b"(?:" + b"|".join(_CLOSING_WORDS[:3]) + b")"
 # a bar or a colon may stand before the verb: `iter 30 | done`, `step 7: ok`
 _BEFORE_VERB = rb"(?: ?[|:] ?| )"
 _TRAIN_STEP_VERB = rb"step[ _-]?(?:\[ ?)?\d+(?:/\d+)?(?: ?\])?,?" + _BEFORE_VERB + _CLOSING
+# the same line as a JSON record that gives the step in a field of its own, before or after
+# the message (`"step": 3, "msg": "step done"`, `"event": "step_done", ... "step": 3`)
+_JSON_STEP = (
+    rb"step\"?: ?\d+[^\n]*\"(?:train(?:ing)?[ _])?step[ _]" + _CLOSING + rb"(?:ed)?\""
+    rb"|step[ _]" + _CLOSING + rb"(?:ed)?\"[^\n]*\"(?:global_)?step\"?: ?\d"
+)
 # a loop that counts iterations: `iter 3 done loss=...`, `iteration 4 start`
 _ITER_VERB = rb"iter(?:ation)?[ _-]?\d+(?:/\d+)?" + _BEFORE_VERB + _CLOSING
 # a process group a rank builds, with its ranks: `creating group [0, 1]`
@@ -89,6 +97,12 @@ _NUMBERED_PHASE = (
     rb"(?:stage|phase) ?\d+ ?/ ?\d+ ?[:|-][^\n]* (?:ok|passed|"
     + b"|".join(_CLOSING_WORDS[:3])
     + rb")"
+)
+# a request's phase opened, as a server tags it (`request 2 prefill start: 46 tokens`, `[req 3]
+# decode step 5 begin`): no checkpoint itself, but the parts after it run in that request
+_REQUEST_PHASE_START = (
+    rb"req(?:uest)?(?:[ _-]?id)?(?: ?[=:#-] ?| |[_-])#?\d+ ?[\])]?[ :|,/-]*"
+    rb"(?:prefill|decode step[ _-]?\d+) (?:start|started|begin)"
 )
 # a loop's line that it saved its state after a step: `ckpt saved @ step 40`, `checkpoint
 # saved at step 8`, `saved checkpoint for global step 12`
@@ -126,6 +140,8 @@ _DEFAULT_PREFILTER = (
     + rb"|"
     + _TRAIN_STEP_VERB
     + rb"|"
+    + _JSON_STEP
+    + rb"|"
     + _ITER_VERB
     + rb"|"
     + _GROUP_LIST
@@ -147,6 +163,8 @@ _DEFAULT_PREFILTER = (
     + _KEYED_STAGE
     + rb"|"
     + _DONE_AT_LAYER
+    + rb"|"
+    + _REQUEST_PHASE_START
     + rb")"
 )
 _VERBS = tuple(b" " + word for word in _CLOSING_WORDS)
@@ -179,7 +197,10 @@ class Confirmation:
 # pipeline's or server's line: only a numbered phase with its count and a verb counts, or a
 # stage of a step given as key=value fields with a verb.
 _CONFIRMED_LITERALS = {
-    b"step": Confirmation(re2.compile(_TRAIN_STEP_VERB), _VERBS),
+    b"step": Confirmation(
+        re2.compile(_TRAIN_STEP_VERB + b"|" + _JSON_STEP),
+        _VERBS + tuple(b"_" + word for word in _CLOSING_WORDS),
+    ),
     b"iter": Confirmation(re2.compile(_ITER_VERB), _VERBS),
     b"group": Confirmation(re2.compile(_GROUP_LIST)),
     b" ok": Confirmation(re2.compile(rb"(?:layer[ _-]?|l|block[ _-]?)0+[^\n]* ok")),
@@ -195,6 +216,9 @@ _CONFIRMED_LITERALS = {
     b"stage": Confirmation(re2.compile(_NUMBERED_PHASE + rb"|" + _KEYED_STAGE)),
     b"phase": Confirmation(re2.compile(_NUMBERED_PHASE + rb"|" + _KEYED_STAGE)),
     b"saved ": Confirmation(re2.compile(_SAVED_AT_STEP)),
+    # `req` is in many a line (`required`, a server's request log): only a request's phase
+    # start counts
+    b"req": Confirmation(re2.compile(_REQUEST_PHASE_START), (b" start", b" begin")),
 }
 _MAX_PREFIXES = 12
 # the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
@@ -535,10 +559,12 @@ class SequenceQualifier:
                 elif hit.role in ("phase", "success") or hit.step is not None:
                     opened = layered = False
 
-    def qualify(self, text_ids: Iterable[int], opens: Mapping[int, int] | None = None) -> list[int]:
+    def qualify(
+        self, text_ids: Iterable[int], opens: Mapping[int, Opening] | None = None
+    ) -> list[int]:
         """Label ids (into `self.labels`) for one rank's text ids, in order. `opens` maps the
-        position of a checkpoint that comes first after a start line (`step 3 start`, kept
-        out of the sequence) to the step that line opened."""
+        position of a checkpoint that comes first after a start line (`step 3 start`,
+        `request 2 prefill start`, kept out of the sequence) to what that line opened."""
         self._classify_new()
         opens = opens or {}
         hits, ids, label_of = self._hits, self._ids, self._label
@@ -552,7 +578,11 @@ class SequenceQualifier:
         out = []
         for position, text_id in enumerate(text_ids):
             if position in opens:
-                train, layer, step = opens[position], passes.first(), None
+                opened, layer = opens[position], passes.first()
+                if opened.request is None:
+                    train, step = opened.step, None
+                else:  # a request's phase: its layers are that request's, in that decode step
+                    request, step = opened.request, opened.decode_step
             hit = hits[text_id]
             role = hit.role if hit is not None else "custom"
             if role == "submodule" and parts.after_layers(text_id, self._texts[text_id]):
@@ -569,7 +599,7 @@ class SequenceQualifier:
                 layer = hit.layer if hit.layer is not None else layer  # type: ignore[union-attr]
             elif role == "phase" and hit.in_step:  # type: ignore[union-attr]
                 key, layer = (None, None, -1, text_id, train), passes.first()
-            elif role in ("phase", "success"):
+            elif role in ("phase", "success", "request_start"):
                 key, layer = (None, None, -1, text_id, None), passes.first()
                 request = hit.request  # type: ignore[union-attr]
                 step = hit.step + 1 if hit.step is not None else None  # type: ignore[union-attr]
@@ -650,10 +680,17 @@ def group_members(text: str) -> tuple[int, ...] | None:
     return tuple(int(n) for n in re.findall(r"\d+", text))
 
 
-def opened_step(text: str) -> int | None:
-    """The training step a start line's normalised text opens (`step 3 start`), else None."""
+def opened(text: str) -> Opening | None:
+    """What a start line's normalised text opens, a training step (`step 3 start`) or a
+    request (`request 2 / prefill start`), else None: such a line is no checkpoint itself."""
     hit = classify_text(text)
-    return hit.step if hit is not None and hit.role == "train_step_start" else None
+    if hit is None:
+        return None
+    if hit.role == "train_step_start" and hit.step is not None:
+        return Opening(step=hit.step)
+    if hit.role == "request_start" and hit.request is not None:
+        return Opening(request=hit.request, decode_step=hit.step)
+    return None
 
 
 def is_success(text: str) -> bool:

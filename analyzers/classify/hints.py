@@ -67,6 +67,10 @@ class Hints:
     relay_banner: re.Pattern[str] | None = None
     relay_banner_examples: tuple[str, ...] = ()
     relay_banner_counterexamples: tuple[str, ...] = ()
+    # the command a launcher's report quotes as a list: how the rank was started, no failure
+    echoed_command: re.Pattern[str] | None = None
+    echoed_command_examples: tuple[str, ...] = ()
+    echoed_command_counterexamples: tuple[str, ...] = ()
 
 
 @cache
@@ -128,6 +132,12 @@ def _read_hints(path: Path) -> Hints:
         **_relay_banners(
             Entry(data.get("relay_banners", dict, {"patterns": []}), f"{path.name}: relay_banners")
         ),
+        **_echoed_commands(
+            Entry(
+                data.get("echoed_commands", dict, {"patterns": []}),
+                f"{path.name}: echoed_commands",
+            )
+        ),
     )
 
 
@@ -154,6 +164,12 @@ def _relay_banners(section: Entry) -> dict[str, object]:
     """The `relay_banners` section, read like `chatter`."""
     found = _chatter(section)
     return {key.replace("chatter", "relay_banner"): value for key, value in found.items()}
+
+
+def _echoed_commands(section: Entry) -> dict[str, object]:
+    """The `echoed_commands` section, read like `chatter`."""
+    found = _chatter(section)
+    return {key.replace("chatter", "echoed_command"): value for key, value in found.items()}
 
 
 def _unvoted(data: Entry) -> frozenset[str]:
@@ -260,9 +276,9 @@ def tally(
     its frames (their words as a line around it, plus `frame_keywords` for the place)."""
     hints = load_hints()
     scores: Counter[str] = Counter()
-    scores.update(_words(own, hints, OWN_LINE_FACTOR))
+    scores.update(_words(without_echoed_command(own), hints, OWN_LINE_FACTOR))
     for line in context:
-        scores.update(_words(line, hints, 1))
+        scores.update(_words(without_echoed_command(line), hints, 1))
     for line in statements:
         scores.update(_words(line, hints, 1, hints.statement_keywords))
     for line in frames:
@@ -298,6 +314,14 @@ def is_relay_banner(line: str) -> bool:
     say what failed, and says nothing of its own."""
     pattern = load_hints().relay_banner
     return pattern is not None and pattern.search(line) is not None
+
+
+def without_echoed_command(line: str) -> str:
+    """The line without the command a launcher's report quotes as a list (`['/usr/bin/python',
+    '-u', 'train.py', '--local_rank=0', ...] exits with return code = -11`): the options and
+    paths of how the rank was started are no words of what failed."""
+    pattern = load_hints().echoed_command
+    return line if pattern is None else pattern.sub(" ", line)
 
 
 def _words(

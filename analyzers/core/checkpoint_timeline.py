@@ -13,9 +13,18 @@ from array import array
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from analyzers.core.rank_json import encode_columns, id_strings, rank_chunks
+
+
+class Opening(NamedTuple):
+    """What a start line kept out of the sequences opened: a training step (`step 3 start`) or
+    a server's request (`request 2 prefill start`, with the decode step it names, if any)."""
+
+    step: int | None = None
+    request: int | None = None
+    decode_step: int | None = None
 
 
 @dataclass(slots=True)
@@ -66,8 +75,9 @@ class Timeline:
     # rank -> the process groups it said it built, in its order (`creating group [0, 1]`)
     groups: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
     # (file id, line) of the first checkpoint after a line that opened a training step (`step
-    # 3 start`, kept out of the sequences) -> that step
-    step_opens: dict[tuple[int, int], int] = field(default_factory=dict)
+    # 3 start`) or a request (`request 2 prefill start`), kept out of the sequences -> what it
+    # opened
+    step_opens: dict[tuple[int, int], Opening] = field(default_factory=dict)
 
     @classmethod
     def of(cls, checkpoints: dict[int, list[Checkpoint]]) -> Timeline:

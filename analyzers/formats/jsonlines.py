@@ -111,19 +111,38 @@ _EVENT_NAME = regex_programs.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 _PROGRESS_WORD = regex_programs.compile(PROGRESS_WORDS)
 
 
+# A training step's own line with its number in a field of its own (`{"step": 3, "msg": "step
+# done"}`, structlog's `{"event": "step_done", "step": 3}`): read as the printed `step 3 done`.
+STEP_KEYS = ("step", "global_step")
+_STEP_LINE = regex_programs.compile(
+    r"(?P<what>(?:[Tt]rain(?:ing)? )?[Ss]tep) (?P<verb>done|finished|completed?|passed|start(?:ed)?|begin)"
+)
+
+
 def event_words(message: str, fields: dict[str, Any]) -> str:
     """An identifier-named event in words, read like the printed line it stands for: a
     progress event's `layer` field named in it (`layer_passed` with `layer: 7` is `layer 7
-    passed`, `norm_passed` with it `layer 7 norm passed`). Any other message is kept."""
+    passed`, `norm_passed` with it `layer 7 norm passed`), a step's line its `step` field
+    (`step done` with `step: 3` is `step 3 done`). Any other message is kept."""
     if not _EVENT_NAME.fullmatch(message):
-        return message
+        return _step_words(message, fields)
     words = message.split("_")
     layer = _number(fields.get("layer"))
     if layer is None or not _PROGRESS_WORD.fullmatch(words[-1]):
-        return " ".join(words)
+        return _step_words(" ".join(words), fields)
     if words[0] == "layer":
         return " ".join(["layer", str(layer), *words[1:]])
     return " ".join(["layer", str(layer), *words])
+
+
+def _step_words(message: str, fields: dict[str, Any]) -> str:
+    """A bare step line (`step done`, `train step start`) with the record's step number put
+    in after its word; any other message as it is."""
+    found = _STEP_LINE.fullmatch(message.strip())
+    step = _number(_first(fields, STEP_KEYS)) if found is not None else None
+    if step is None:
+        return message
+    return f"{found['what']} {step} {found['verb']}"  # type: ignore[index]
 
 
 def complete_writer(line: ParsedLine, whole: str) -> None:

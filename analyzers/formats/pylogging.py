@@ -262,6 +262,23 @@ HEADERS = (
         + r"\]?(?:\s+-\s+|\s*\|\s+|:\s+|\s+|$)"
         + _NO_RANK_LOGGER,
     ),
+    # loguru's default format since 0.8 writes the zone after a space (`{time:... Z}`), and
+    # its own SUCCESS level between INFO and WARNING: "2026-12-07 15:04:17.194 +00:00 | SUCCESS
+    # | __main__:main:39 - step 1 done" (the record's location is left to the message, as above)
+    header(
+        NAME,
+        r"(?P<ts>" + _DATE + r"(?: [+-]\d\d:\d\d)?) \| "
+        r"(?P<level>TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL) *\| ",
+        (
+            ("TRACE", "DEBUG"),
+            ("DEBUG", "DEBUG"),
+            ("INFO", "INFO"),
+            ("SUCCESS", "INFO"),
+            ("WARNING", "WARNING"),
+            ("ERROR", "ERROR"),
+            ("CRITICAL", "CRITICAL"),
+        ),
+    ),
     header(
         NAME,
         r"\[(?P<pid>\d+)\] \[(?P<ts>" + _DATE + r")\] [\w.]+: \[" + _LEVEL + r"\] (?:\[\d+\] )?",

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from analyzers.checkpoints.patterns import SequenceQualifier, is_killed_line, launcher_end
-from analyzers.core.checkpoint_timeline import Checkpoint, RankSequence, Timeline
+from analyzers.core.checkpoint_timeline import Checkpoint, Opening, RankSequence, Timeline
 from analyzers.core.limits import plausible_rank
 from analyzers.core.types import (
     Correlation,
@@ -120,7 +120,7 @@ def qualify(timeline: Timeline) -> None:
     prefix of a longer one), so each distinct sequence is qualified once."""
     qualifier = SequenceQualifier(timeline.texts)
     qualifier.learn(seq.text for seq in timeline.ranks.values())
-    done: list[tuple[bytes, dict[int, int], Any]] = []
+    done: list[tuple[bytes, dict[int, Opening], Any]] = []
     for rank in sorted(timeline.ranks, key=lambda r: -len(timeline.ranks[r])):
         seq = timeline.ranks[rank]
         raw = seq.text.tobytes()
@@ -143,8 +143,8 @@ def qualify(timeline: Timeline) -> None:
     timeline.labels = qualifier.labels
 
 
-def _step_opens(timeline: Timeline, seq: RankSequence) -> dict[int, int]:
-    """Position in the rank's sequence -> the step a start line just before it opened."""
+def _step_opens(timeline: Timeline, seq: RankSequence) -> dict[int, Opening]:
+    """Position in the rank's sequence -> what a start line just before it opened."""
     if not timeline.step_opens:
         return {}
     found = (

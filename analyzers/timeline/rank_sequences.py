@@ -23,12 +23,12 @@ from analyzers.checkpoints.patterns import (
     classify_text,
     group_members,
     lone_send_peer,
-    opened_step,
+    opened,
     sent_peer,
     waited_peer,
 )
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
-from analyzers.core.checkpoint_timeline import RankSequence, Timeline
+from analyzers.core.checkpoint_timeline import Opening, RankSequence, Timeline
 from analyzers.core.types import FileKind, FileScan
 from analyzers.ingest.layout import LIVE_AGE, logical_path, rotation_of
 from analyzers.timeline.attempts import stopped_run
@@ -91,7 +91,7 @@ class _MarkedLines:
     peers: dict[int, int]
     sends: dict[int, int]
     outs: dict[int, int]
-    opens: dict[int, int]
+    opens: dict[int, Opening]
     groups: dict[int, tuple[int, ...]]
 
     @classmethod
@@ -252,24 +252,25 @@ def _without_waits(
     return kept, pending
 
 
-def _step_opens(track: CheckpointTrack) -> dict[int, int]:
-    """Local text id -> the step it opens, for the file's step start lines (`step 3 start`)."""
-    found = {i: opened_step(text) for i, text in enumerate(track.texts)}
-    return {i: step for i, step in found.items() if step is not None}
+def _step_opens(track: CheckpointTrack) -> dict[int, Opening]:
+    """Local text id -> what it opens, for the file's start lines (`step 3 start`, `request 2
+    / prefill start`)."""
+    found = {i: opened(text) for i, text in enumerate(track.texts)}
+    return {i: opening for i, opening in found.items() if opening is not None}
 
 
 def _without_step_starts(
     track: CheckpointTrack,
     picked: Sequence[int],
-    opens: dict[int, int],
+    opens: dict[int, Opening],
     file_id: int,
-    step_opens: dict[tuple[int, int], int],
+    step_opens: dict[tuple[int, int], Opening],
 ) -> list[int]:
-    """The rank's checkpoints without its step start lines; the checkpoint that comes first
-    after one is noted in `step_opens` with the step the line opened, so the lines of a step
-    no line has closed yet are still read in it."""
+    """The rank's checkpoints without its start lines; the checkpoint that comes first after
+    one is noted in `step_opens` with what the line opened, so the lines of a step no line has
+    closed yet (or of a request that has not passed a phase) are still read in it."""
     kept: list[int] = []
-    pending: int | None = None
+    pending: Opening | None = None
     for i in picked:
         step = opens.get(track.text[i])
         if step is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 
-from analyzers.checkpoints.patterns import SequenceQualifier, opened_step
+from analyzers.checkpoints.patterns import SequenceQualifier, opened
 from analyzers.checkpoints.track import NO_RANK, track_of
 from analyzers.core.checkpoint_timeline import Checkpoint, RankSequence, Timeline
 from analyzers.core.types import FileScan
@@ -68,7 +68,7 @@ def _worker_timeline(scans: Sequence[FileScan]) -> tuple[Timeline, set[str]]:
             if worker == NO_RANK:
                 continue
             text = track.texts[track.text[index]]
-            if opened_step(text) is not None:  # a step start line is never a checkpoint
+            if opened(text) is not None:  # a start line is never a checkpoint
                 continue
             if text not in ids:
                 ids[text] = len(timeline.texts)

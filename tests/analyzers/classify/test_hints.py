@@ -16,6 +16,7 @@ from analyzers.classify.hints import (
     place_vote,
     tally,
     vote,
+    without_echoed_command,
 )
 from analyzers.core.yamlcheck import KnowledgeError
 
@@ -103,6 +104,16 @@ def test_a_launchers_banner_over_a_childs_output_is_a_relay_banner(text: str) ->
 @pytest.mark.parametrize("text", HINTS.relay_banner_counterexamples)
 def test_a_launchers_own_report_or_a_banner_with_its_text_is_no_bare_banner(text: str) -> None:
     assert not is_relay_banner(text)
+
+
+@pytest.mark.parametrize("text", HINTS.echoed_command_examples)
+def test_a_quoted_launch_command_is_taken_out_before_the_vote(text: str) -> None:
+    assert without_echoed_command(text) != text
+
+
+@pytest.mark.parametrize("text", HINTS.echoed_command_counterexamples)
+def test_a_list_that_is_no_launch_command_keeps_its_words(text: str) -> None:
+    assert without_echoed_command(text) == text
 
 
 REBUILD = (

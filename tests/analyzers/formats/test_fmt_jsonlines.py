@@ -213,3 +213,33 @@ def test_an_event_stream_line_record_is_read_by_its_data(line, message):
 def test_an_event_whose_data_is_no_text_keeps_the_event():
     parsed = parse_line('{"event": "layer_passed", "layer": 7, "data": {"loss": 1.2}}')
     assert parsed.message == "layer 7 passed"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            '{"ts": "2026-11-03T08:12:40.517Z", "rank": 2, "step": 14, "msg": "step done", "loss": 2.71}',
+            "step 14 done",
+        ),
+        ('{"event": "train_step_start", "global_step": 9, "rank": 1}', "train step 9 start"),
+        ('{"message": "Step finished", "step": "31"}', "Step 31 finished"),
+    ],
+)
+def test_a_step_line_takes_the_number_of_its_step_field(line, message):
+    assert parse_line(line).message == message
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"msg": "step done", "rank": 2}', "step done"),  # no step field
+        (
+            '{"msg": "optimizer step done", "step": 14}',
+            "optimizer step done",
+        ),  # not the step's own line
+        ('{"msg": "forward passed", "step": 14}', "forward passed"),
+    ],
+)
+def test_other_messages_with_a_step_field_are_kept(line, message):
+    assert parse_line(line).message == message

@@ -72,3 +72,21 @@ def test_torch_s_own_rank_tag_behind_a_date_stays_a_collectors_time():
 def test_a_time_of_day_alone_before_the_label_is_not_read():
     line = parse_line("09:41:07 [rank 1] layer 2 passed")
     assert line.time is None
+
+
+def test_loguru_0_8_default_format_gives_time_and_level():
+    """loguru's default since 0.8 puts the zone after a space, and its SUCCESS level is an
+    INFO record: the header is read, the record's location is left to the message."""
+    line = parse_line("2026-11-03 08:12:40.517 +02:00 | SUCCESS  | trainer:fit:88 - epoch 2 done")
+    assert line.level == "INFO"
+    assert line.time is not None
+    assert line.message == "trainer:fit:88 - epoch 2 done"
+    error = parse_line("2026-11-03 08:12:41.002 +02:00 | ERROR    | trainer:<module>:12 - boom")
+    assert error.level == "ERROR"
+
+
+def test_a_bar_after_a_zoned_time_with_no_level_is_no_loguru_record():
+    text = "2026-11-03 08:12:40.517 +02:00 | throughput | 812 tok/s"
+    line = parse_line(text)
+    assert line.level is None
+    assert line.message == text
