@@ -18,6 +18,12 @@ library that caught one (`UnsupportedLanguageConstruct('def k(x):\\n    ...', <a
 object at 0x...>, '... are not supported ...')`). Its escaped newlines are the source's own,
 not lines of a log, and the reason is the argument after them, so the line stays whole.
 
+A chat server that caught a worker's exception may answer with a fixed sentence of its own and
+the exception's text after it in parentheses (`"**...PAGE.**\\n\\n(CUDA out of memory. ...)"`).
+A piece whose opening parenthesis closes just before the enclosing quote (or the end of the
+piece) is that wrapped text and loses the pair, so it reads like the raised line; a writer's
+prefix (`(Worker pid=7) INFO ...`) closes before more text and stays.
+
 A text escaped twice writes its newlines as `\\\\n`: Ray's event logs (`logs/events/event_GCS.log`)
 hold one JSON object a line whose message was escaped once more before it was written,
 
@@ -39,6 +45,8 @@ from analyzers.formats.base import ParsedLine
 ESCAPED_NEWLINE = b"\\n"
 MAX_PIECES = 400  # a megabyte-long body is cut here; its head holds the error
 _CLOSERS = (b'",', b'"}', b"')", b"',")
+# An escaped piece that is wholly one parenthesised text, up to the quote that closes the body.
+_WRAPPED = re.compile(rb"""\(((?:[^()]|\([^()]*\))+)\)(?=["']|\s*$)""")
 # An exception's repr whose first argument is a function's source (decorators may come first).
 _SOURCE_REPR = re.compile(rb"""\b[A-Z]\w*\((?:'|")(?:@[\w.]+(?:\([^)\n]*\))?\\n)*def \w+\(""")
 
@@ -67,11 +75,23 @@ def _is_line(piece: bytes) -> bool:
 
 
 def _unquote(piece: bytes) -> bytes:
-    return piece.replace(b'\\"', b'"').replace(b"\\t", b"    ")
+    return _unwrap(piece.replace(b'\\"', b'"').replace(b"\\t", b"    "))
 
 
-def inherit_writer(piece: ParsedLine, outer: ParsedLine) -> ParsedLine:
-    """An escaped line was written by the process whose line carries it."""
+def _unwrap(piece: bytes) -> bytes:
+    """The text of a piece that a server set in parentheses, without them."""
+    wrapped = _WRAPPED.match(piece)
+    return wrapped.group(1) + piece[wrapped.end() :] if wrapped else piece
+
+
+def inherit_writer(piece: ParsedLine, outer: ParsedLine, written_with: bool = False) -> ParsedLine:
+    """An escaped line was written by the process whose line carries it. One escaped into
+    the record's own fields (`written_with`: a structured logger's traceback member, `"exc":
+    "Traceback ...\\n  File ...\\nRuntimeError: ..."`) was also written at the record's time,
+    so a piece with no time of its own takes the record's: the exception is then ordered
+    against the other ranks' timed lines instead of after all of them."""
+    if written_with and piece.time is None and not outer.collected:
+        piece.time = outer.time
     if piece.rank is None:
         piece.rank = outer.rank
     if piece.local_rank is None:
