@@ -124,6 +124,13 @@ _EVENT_WITH_LAYER = (
     rb"[a-z0-9]_" + _LAYER_CLOSING + rb"\b[^\n]*\blayer\W{0,3}[0-9]"
     rb"|\blayer\W{0,3}[0-9][^\n]*[a-z0-9]_" + _LAYER_CLOSING + rb"\b"
 )
+# a training loop's line that closes a whole epoch: `epoch 0 finished: 1 steps`, `Epoch [2/3]
+# done` (`epoch 2 passed` is found by `passed`)
+_EPOCH_DONE = (
+    rb"epoch[ _=-]?(?:\[ ?)?\d+(?:/\d+)?(?: ?\])? ?[,:|]? ?(?:"
+    + b"|".join(_CLOSING_WORDS[:3])
+    + rb")"
+)
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
     rb"to rank|"  # a hand-off's send line (`send hidden to rank 2`)
@@ -163,6 +170,8 @@ _DEFAULT_PREFILTER = (
     + _KEYED_STAGE
     + rb"|"
     + _DONE_AT_LAYER
+    + rb"|"
+    + _EPOCH_DONE
     + rb"|"
     + _REQUEST_PHASE_START
     + rb")"
@@ -216,6 +225,9 @@ _CONFIRMED_LITERALS = {
     b"stage": Confirmation(re2.compile(_NUMBERED_PHASE + rb"|" + _KEYED_STAGE)),
     b"phase": Confirmation(re2.compile(_NUMBERED_PHASE + rb"|" + _KEYED_STAGE)),
     b"saved ": Confirmation(re2.compile(_SAVED_AT_STEP)),
+    # `epoch` is on many a metric line (`'epoch': 2.0`, `epoch 1 step 40 loss ...`); only an
+    # epoch closed with a verb of completion counts
+    b"epoch": Confirmation(re2.compile(_EPOCH_DONE), _VERBS[:3]),
     # `req` is in many a line (`required`, a server's request log): only a request's phase
     # start counts
     b"req": Confirmation(re2.compile(_REQUEST_PHASE_START), (b" start", b" begin")),
