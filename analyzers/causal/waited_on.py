@@ -28,7 +28,8 @@ from analyzers.causal.stalled import (
     waiting_for,
 )
 from analyzers.causal.watchdog_works import TimedOutWork, out_of_step
-from analyzers.checkpoints.patterns import TRAIN_ROLES, classify_text
+from analyzers.checkpoints.checkpoint_rules import TRAIN_ROLES
+from analyzers.checkpoints.patterns import classify_text
 from analyzers.core.checkpoint_timeline import Timeline
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.checkpoints.patterns import CheckpointMatcher, qualified_names
+from analyzers.checkpoints.layer_qualification import qualified_names
+from analyzers.checkpoints.patterns import CheckpointMatcher
 
 
 @pytest.mark.parametrize(

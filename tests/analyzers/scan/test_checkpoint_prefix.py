@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.checkpoints.patterns import CheckpointMatcher, load_knowledge
+from analyzers.checkpoints.checkpoint_rules import load_knowledge
+from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.scan.checkpoint_prefix import MIN_REPEATS, CheckpointPrefix
 
 START = datetime(2026, 11, 29, 7, 25, 36, 861000)
