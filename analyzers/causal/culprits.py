@@ -231,14 +231,14 @@ def _left_waiting(
     if found is not None and len(found.ranks) > 1:
         # ranks that stopped together in a sub-group: the one whose wait is in a collective no
         # other rank was in swapped the program order, its partners only waited for it
-        narrowed = in_other_collective(chain, scans)
+        narrowed = in_other_collective(chain, scans, _offsets(correlation))
         if narrowed is not None and set(narrowed.ranks) < set(found.ranks):
             return narrowed_to_source(narrowed, scans)
     waited = (
         found
         or unreached_store(chain)
         or keys_waited_for(chain)
-        or in_other_collective(chain, scans)
+        or in_other_collective(chain, scans, _offsets(correlation))
         or _dumped_apart(correlation, scans)
         or skipped_group_collective(chain, correlation, scans)
         or arrived_late(chain, correlation)
@@ -247,6 +247,10 @@ def _left_waiting(
     )
     # of several ranks left waiting in a broadcast, the one that logged another source
     return narrowed_to_source(waited, scans)
+
+
+def _offsets(correlation: Correlation | None) -> Mapping[int, float] | None:
+    return None if correlation is None else correlation.clock_offsets
 
 
 def _own(chain: CausalChain, offsets: Mapping[int, float]) -> Blame:

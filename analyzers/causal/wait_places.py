@@ -49,9 +49,15 @@ from analyzers.formats.exception_events import FRAME_SOURCE
 MIN_WAITERS = 2  # one waiting rank is no pack to compare against
 
 
-def in_other_collective(chain: CausalChain, scans: Sequence[FileScan]) -> Blame | None:
-    """The few ranks whose wait was in another collective than most ranks' waits."""
-    calls = _calls(chain.top, scans)
+def in_other_collective(
+    chain: CausalChain, scans: Sequence[FileScan], offsets: Mapping[int, float] | None = None
+) -> Blame | None:
+    """The few ranks whose wait was in another collective than most ranks' waits.
+
+    The first rank to time out closes its connections, so a peer still waiting in a deadlock
+    may hear of that as a lost peer before its own timeout fires: a lost peer timed among the
+    timeouts (`offsets` given) is that rank's wait too, in the collective its frames name."""
+    calls = _calls([*chain.top, *_lost_among_waits(chain, offsets)], scans)
     if len(calls) <= MIN_WAITERS:
         return None
     common, count = Counter(calls.values()).most_common(1)[0]
@@ -60,6 +66,26 @@ def in_other_collective(chain: CausalChain, scans: Sequence[FileScan]) -> Blame 
         return None
     theirs = ", ".join(sorted({calls[rank] for rank in odd}))
     return Blame(odd, say("waited.other_collective", call=theirs, common=common, many=several(odd)))
+
+
+def _lost_among_waits(chain: CausalChain, offsets: Mapping[int, float] | None) -> list[Classified]:
+    """The lost peers of ranks with no wait of their own at the first's tier, timed no earlier
+    than the clocks' tolerance before the first wait and no later than it after the last one.
+    Without times none is taken: a lost peer may as well be a late arrival."""
+    if offsets is None:
+        return []
+    waits = [moment for item in chain.top if (moment := epoch(item, offsets)) is not None]
+    if not waits:
+        return []
+    waiters = {item.rank for item in chain.top}
+    low, high = min(waits) - CLOCK_TOLERANCE_S, max(waits) + CLOCK_TOLERANCE_S
+    return [
+        item
+        for rank, item in sorted(chain.peer_gone.items())
+        if rank not in waiters
+        and (moment := epoch(item, offsets)) is not None
+        and low <= moment <= high
+    ]
 
 
 def _calls(items: Sequence[Classified], scans: Sequence[FileScan]) -> dict[int, str]:

@@ -28,7 +28,8 @@ from analyzers.causal.stalled import (
     waiting_for,
 )
 from analyzers.causal.watchdog_works import TimedOutWork, out_of_step
-from analyzers.checkpoints.patterns import TRAIN_ROLES, classify_text
+from analyzers.checkpoints.checkpoint_rules import TRAIN_ROLES
+from analyzers.checkpoints.patterns import classify_text
 from analyzers.core.checkpoint_timeline import Timeline
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
@@ -51,7 +52,11 @@ def singled_out(
     path, then the few ranks ahead of or behind the pack, then the few whose timed-out
     `works` are not the pack's, before the guesses from counts. Ranks that only went quiet
     are suspects unless the first error says a peer was running when it failed it
-    (`quiet_suspect` false: a message that arrived too long was sent by a live peer).
+    (`quiet_suspect` false: a message that arrived too long was sent by a live peer). Such a
+    first error also spares the pipeline stage that ran ahead of the next one: the receiver
+    aborted on the message, it did not starve, and its upstream stages went on by schedule.
+    Nor does a stage's place single anyone out then: downstream stages are behind by the
+    schedule, so the receiver's few checkpoints do not make it the one that stopped first.
     `spared` ranks were killed by their launcher while it stopped the job after another
     rank had failed (`causal.agent_teardown.teardown_killed`): that kill is not why they stopped.
     `stopped` ranks the launcher stopped after a first error that says a peer process went
@@ -59,6 +64,8 @@ def singled_out(
     if correlation is None:
         return None
     everyone = len(correlation.ranks)
+    timeline = correlation.timeline
+    staged = isinstance(timeline, Timeline) and bool(stage_order(timeline))
     choosers = (
         _killed,
         _missing,
@@ -77,7 +84,9 @@ def singled_out(
         _first_stopped,
     )
     for choose in choosers:
-        if choose in (_silent, _quiet_not_apart) and not quiet_suspect:
+        if choose in (_silent, _quiet_not_apart, _upstream_stage) and not quiet_suspect:
+            continue
+        if choose in (_apart, _first_stopped) and staged and not quiet_suspect:
             continue
         if choose is _killed:
             blame = _killed(correlation, size_stated, spared)

@@ -7,8 +7,11 @@ of other accelerators' runtimes: `hiplog` (ROCm's debug levels), `neuron_rt` (AW
 `ttlog` (Tenstorrent), `macalog` (MetaX's MACA runtime and driver), and of the communication
 libraries under them: `ucxlog` (UCX's own levelled lines, as NIXL and MPI print them), of the
 inference engines on them: `trtllm_log` (TensorRT-LLM's and TensorRT's level tags), with the
-launcher/tool prefixes in `wrappers` (their collector prefixes as raw bytes in `outer_prefix`,
-for readers that look at a line before it is parsed),
+launcher/tool prefixes peeled by `wrappers` (the collectors' and platforms' times in
+`collector_stamps`, launchers' tags in `launcher_tags`, Ray's and vLLM's in `process_tags`, a
+viewer's or grep's marks in `viewer_marks`, a paste's or a terminal's in `paste_marks`; their
+collector prefixes as raw bytes in `outer_prefix`, for readers that look at a line before it is
+parsed),
 combined by `lines.parse_line`, which also peels structured records: `jsonlines` (one JSON
 object a line) and `keyvalue` (structlog's key=value pairs with an `event`). Multi-line structures:
 `traceback` (plain and rich's boxed ones; its pieces in `traceback_lines`, `traceback_frames`,

@@ -84,8 +84,14 @@ def _unwrap(piece: bytes) -> bytes:
     return wrapped.group(1) + piece[wrapped.end() :] if wrapped else piece
 
 
-def inherit_writer(piece: ParsedLine, outer: ParsedLine) -> ParsedLine:
-    """An escaped line was written by the process whose line carries it."""
+def inherit_writer(piece: ParsedLine, outer: ParsedLine, written_with: bool = False) -> ParsedLine:
+    """An escaped line was written by the process whose line carries it. One escaped into
+    the record's own fields (`written_with`: a structured logger's traceback member, `"exc":
+    "Traceback ...\\n  File ...\\nRuntimeError: ..."`) was also written at the record's time,
+    so a piece with no time of its own takes the record's: the exception is then ordered
+    against the other ranks' timed lines instead of after all of them."""
+    if written_with and piece.time is None and not outer.collected:
+        piece.time = outer.time
     if piece.rank is None:
         piece.rank = outer.rank
     if piece.local_rank is None:

@@ -54,11 +54,15 @@ _NCCL_REASON_HEADER = "Last error:"
 # a line that is a message of its own, whatever ended the line above: the C++ runtime's
 # `terminate called ...`, Python's `Exception ignored in ...` and a shell's report of the
 # process's end. Some messages end in a blank as printed (torch's report of a data loader
-# worker killed by a signal leaves one after its full stop), so a blank end alone does not
-# make the next line the rest of the message
+# worker killed by a signal leaves one after its full stop, and its internal assertions one
+# after `please report a bug to PyTorch.`), so a blank end alone does not make the next line
+# the rest of the message. A line that opens with a date and a time (`[2024-08-13 10:17:44,208]
+# torch.distributed...`, a launcher's record in a format no header rule reads) is a record of
+# its own too
 _OWN_MESSAGE = regex_programs.compile(
     r"\s*(?:terminate called (?:after|without|recursively)\b|Exception ignored (?:in|on|while)\b"
-    r"|(?:Aborted|Segmentation fault|Bus error|Killed)(?: \(core dumped\))?\s*$)"
+    r"|(?:Aborted|Segmentation fault|Bus error|Killed)(?: \(core dumped\))?\s*$"
+    r"|\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}\b)"
 )
 
 

@@ -22,6 +22,7 @@ from analyzers.formats.severity import SOURCE_THEN_EXCEPTION
 from analyzers.formats.traceback_frames import (
     INNER_PACKAGE_FRAMES,
     INTERACTIVE_FRAME,
+    THREAD_BOOTSTRAP_FRAME,
     is_machinery_frame,
     is_package_frame,
 )
@@ -36,7 +37,9 @@ class OpenTraceback:
     indent: int = 0  # leading blanks of the header: a quoted traceback is indented as a whole
     wrapper: int | None = None  # the re-raising exception this `Original Traceback` explains
     child: int | None = None  # the spawned child (its local rank) whose traceback this is
-    thread: int | None = None  # the `Exception in thread X:` line printed above the header
+    # the `Exception in thread X:` line printed above the header (or the header itself when
+    # only the first frame, threading's bootstrap, says the traceback is a thread's)
+    thread: int | None = None
     ignored: bool = False  # the unraisable hook's `Exception ignored in: ...` line is above it
     package: ParsedLine | None = None  # the latest frame in an installed package so far
     # the innermost installed-package frames so far (the library layers that made the call)
@@ -57,6 +60,13 @@ def read_frame(lineno: int, line: ParsedLine, state: OpenTraceback) -> None:
     message = line.message
     if INTERACTIVE_FRAME.match(message):
         state.interactive = True
+    if (
+        state.innermost is None
+        and state.thread is None
+        and "_bootstrap_inner" in message
+        and THREAD_BOOTSTRAP_FRAME.match(message)
+    ):
+        state.thread = state.start  # the first frame is a thread's bootstrap: no header said so
     kept = state.frame
     state.innermost, state.awaiting = message, False
     if kept is None or not is_machinery_frame(message) or is_machinery_frame(kept[1].message):

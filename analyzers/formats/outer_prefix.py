@@ -1,6 +1,7 @@
 """The prefixes a log collector puts in front of every line a process wrote, as raw bytes.
 
-`formats.wrappers` peels these off each parsed message (its docstring shows each one as real
+`formats.wrappers` peels these off each parsed message (`formats.collector_stamps`,
+`formats.launcher_tags`, `formats.process_tags` and `formats.viewer_marks` show each one as real
 collectors write it). A reader that looks at raw line bytes from the line's start instead (the
 rank a tagged worker states in a file head, the glued lines of ranks sharing one stdout) puts
 `OUTER` in front of its own pattern, so the same lines read the same behind any of them:
@@ -58,8 +59,8 @@ AGENT_TAG_LITERALS = ("[",)
 # (a reader that strips a line's end strips that space with it): `AFTER`.
 AFTER = r"(?: |$)"
 # moreutils' `ts` with an ISO format and no zone (`ts '%Y-%m-%dT%H:%M:%.S'`, `ts '%FT%T'`): the
-# local time alone, which a program's own logging header can also open with (`formats.wrappers`
-# tells them apart by what follows)
+# local time alone, which a program's own logging header can also open with
+# (`formats.collector_stamps` tells them apart by what follows)
 LOCAL_ISO_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?"
 COLLECTOR_TIME = LOCAL_ISO_TIME + r"(?:Z|[+-]\d\d:?\d\d)"
 # the program is a name: a number before the colon is a line's own count behind moreutils' `ts`

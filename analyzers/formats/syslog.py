@@ -4,7 +4,7 @@
 
 The system journal and syslog put the host and program between the time and the record
 (`Mar 01 10:00:05 node3 python[4121]: ...`); that form is peeled as a wrapper
-(`formats.wrappers`), which keeps its time the same way. The year is not written: the
+(`formats.collector_stamps`), which keeps its time the same way. The year is not written: the
 scanner borrows it from the file, as for glog.
 """
 

@@ -31,7 +31,7 @@ HEADERS = (
     # error-manager lines keep their code, PID and time in the message (zero-width match)
     header(CANN, r"(?=E[0-9A-Z]\d{4}(?::|\s|\[PID))"),
     # ... also when a paste indented only some of its lines (a reply quoting part of a log, a
-    # quote whose mark `formats.wrappers` peeled but whose own indent stays): the indent goes,
+    # quote whose mark `formats.paste_marks` peeled but whose own indent stays): the indent goes,
     # the headline is read as at the margin. Only the code written as a headline (a colon or
     # its PID after it) counts: an indented glog record (`E1105 08:01:12 ...`) is not one.
     header(CANN, r"[ \t]+(?=E[0-9A-Z]\d{4}(?::|\[PID)|\[PID: ?\d+\] \d{4}-)"),

@@ -37,6 +37,13 @@ _GENERATED_PATH = regex_programs.compile(r"^<[^>]*>$")
 _COMPREHENSION_FRAME = regex_programs.compile(r",? in <(?:listcomp|dictcomp|setcomp|genexpr)>\s*$")
 # a statement typed at the interactive prompt (python's own, or `code.interact`)
 INTERACTIVE_FRAME = regex_programs.compile(r'\s*File "<(?:stdin|console)>", line \d+')
+# the outermost frame of a thread's own code: threading's bootstrap that ran its target. A
+# traceback that starts there is an exception that ended a thread other than the main one,
+# whoever printed it (threading's hook under `Exception in thread X:`, or a job's own
+# `threading.excepthook` that hands it to its logger under a plain header)
+THREAD_BOOTSTRAP_FRAME = regex_programs.compile(
+    r'\s*File "[^"]*\bthreading\.py", line \d+, in _bootstrap_inner\s*$'
+)
 # installed-package frames kept nearest the exception: the library layers under the job's call
 # (a hub client, then the HTTP library it called), read by rules that hold only where a line
 # was raised (`raised_in`)

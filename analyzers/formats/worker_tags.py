@@ -180,7 +180,7 @@ def pid_tag(pid: int) -> str:
     return f"{PID_FRAMEWORK}:pid={pid}"
 
 
-SRUN_FRAMEWORK = "srun"  # `srun --label`'s task number (formats/wrappers.py)
+SRUN_FRAMEWORK = "srun"  # `srun --label`'s task number (formats/launcher_tags.py)
 
 
 def srun_tag(task: int) -> str:

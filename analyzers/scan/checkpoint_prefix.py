@@ -111,6 +111,7 @@ _RUN = regex_programs.compile(rf"(?:{_TOKEN_SOURCE})+")
 # a terminal's colour codes, which a coloured logger may put inside a label
 # (`\x1b[36mrank0\x1b[0m:\x1b[36minfo\x1b[0m - `): the label's text is looked for without them
 _ESCAPES = regex_programs.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
+_FIRST_DIGIT = re.compile(r"\d")
 _AFTER = regex_programs.compile(r"(?:[ \t]*(?:[:|]|-(?=\s)))?[ \t]?")
 
 
@@ -174,8 +175,14 @@ class CheckpointPrefix:
 def _lines_led_by(context: bytes, label: str, masked: str) -> int:
     """How many lines of `context` (up to MIN_REPEATS) carry `label` in the leading run of
     prefix tokens of their message (what `parse_line` leaves, as for the line being learned);
-    only the first `_CONTEXT_PROBES` lines holding its text are parsed."""
-    needle = label.rstrip(" \t:|->=]").encode("utf-8", "replace")  # colour codes may follow
+    only the first `_CONTEXT_PROBES` lines holding its text are parsed. A label with a number
+    in it (`restore:31`, logging's `%(name)s:%(lineno)d`) is looked for up to its first digit:
+    each record names another source line, and the masked label decides."""
+    head = label.rstrip(" \t:|->=]")
+    digit = _FIRST_DIGIT.search(head)
+    if digit is not None and digit.start() > 0:
+        head = head[: digit.start()]
+    needle = head.encode("utf-8", "replace")  # colour codes may follow
     if b"\x1b" in context and needle not in context:
         context = _ESCAPES.sub(b"", context)
     lines, probes = 0, 0

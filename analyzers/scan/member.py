@@ -127,6 +127,7 @@ class _FileScanner(QuietEnd, BlockPass):
             self.stack_dump,
         )
         self.structured = info.kind in STRUCTURED_KINDS
+        self.escaped_record = False  # the line being read is a record with escaped lines
         self.wrapped = WrapJoiner(enabled=not self.structured)  # tables keep their rows
         self.kept_lines: list[str] = []
         self.storm = StormCounter(MAX_EVENTS)
@@ -215,6 +216,7 @@ class _FileScanner(QuietEnd, BlockPass):
         if self.structured:
             return [raw]
         pieces = split_escaped(raw)
+        self.escaped_record = len(pieces) > 1 and raw.lstrip().startswith(b"{")
         if len(pieces) == 1:
             pieces = split_flattened(raw)
         if len(pieces) == 1:
@@ -235,7 +237,8 @@ class _FileScanner(QuietEnd, BlockPass):
             return  # an INFO line quoting text (a logged prompt) says nothing about failures
         for before, piece in pairwise(pieces):
             self.pieces_read.append(before)
-            self._piece(line_no, inherit_writer(self._parse(piece), outer), hit)
+            piece_line = inherit_writer(self._parse(piece), outer, self.escaped_record)
+            self._piece(line_no, piece_line, hit)
 
     def _piece(self, line_no: int, line: ParsedLine, hit: bool) -> None:
         """One line for the parsers: a physical line, or an escaped line folded into one."""

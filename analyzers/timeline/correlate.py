@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from analyzers.checkpoints.patterns import SequenceQualifier, is_killed_line, launcher_end
+from analyzers.checkpoints.layer_qualification import SequenceQualifier
+from analyzers.checkpoints.patterns import is_killed_line, launcher_end
 from analyzers.core.checkpoint_timeline import Checkpoint, Opening, RankSequence, Timeline
 from analyzers.core.limits import plausible_rank
 from analyzers.core.types import (

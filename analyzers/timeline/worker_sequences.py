@@ -13,7 +13,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 
-from analyzers.checkpoints.patterns import SequenceQualifier, opened
+from analyzers.checkpoints.layer_qualification import SequenceQualifier
+from analyzers.checkpoints.patterns import opened
 from analyzers.checkpoints.track import NO_RANK, track_of
 from analyzers.core.checkpoint_timeline import Checkpoint, RankSequence, Timeline
 from analyzers.core.types import FileScan

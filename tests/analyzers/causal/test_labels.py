@@ -146,7 +146,16 @@ Traceback (most recent call last):
                         ~~~~~~^^^^^^^^^^^^^
 KeyError: 'input_ids'
 """
-_MAIN_RAISED = _THREAD_DIED.replace("Exception in thread Thread-1 (worker):\n", "")
+# the main thread's own traceback: it starts in the job's code, not in threading's bootstrap
+_MAIN_RAISED = """\
+Traceback (most recent call last):
+  File "/srv/train/train.py", line 97, in main
+    batch = prefetcher.next_batch()
+  File "/srv/train/prefetch.py", line 51, in next_batch
+    self.batches.append(sample["input_ids"])
+                        ~~~~~~^^^^^^^^^^^^^
+KeyError: 'input_ids'
+"""
 _PEER_TIMEOUT = """\
 [rank{rank}]: Traceback (most recent call last):
 [rank{rank}]:   File "/srv/train/train.py", line 118, in attention
@@ -179,8 +188,9 @@ def test_an_unlabelled_exception_that_ended_a_helper_thread_is_the_stall_it_left
 
 
 def test_the_same_exception_raised_by_the_main_thread_keeps_no_label():
-    """Counterexample: under a plain traceback header the exception ended the process's own
-    work, not a helper's, and nothing says a stall followed: it stays unlabelled."""
+    """Counterexample: under a plain traceback header whose frames start in the job's own code
+    the exception ended the process's own work, not a helper's, and nothing says a stall
+    followed: it stays unlabelled."""
     culprit = _logged(3, _STEP[:1]) + _MAIN_RAISED
     diagnosis = diagnose_files(_job(culprit))
     assert diagnosis.category == "other"

@@ -9,6 +9,7 @@ checkpoints, then torch's `[rankN]:` copy of the traceback that ended it.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
@@ -21,6 +22,7 @@ from tests.analyzers.job_bundles import (
     analyze_job,
     bundle,
     decoder_steps,
+    pack,
     ranks,
 )
 
@@ -583,3 +585,57 @@ def test_ranks_all_in_the_join_hook_are_not_singled_out(tmp_path: Path) -> None:
             ends_in_backward(log, RECV_TIMEOUT)
     diagnosis = analyze_job(tmp_path, job).diagnosis
     assert "join hook" not in (diagnosis.culprit_reason or "")
+
+
+def _json_rank(rank: int, call: str, error: str, at: float) -> str:
+    """A rank's JSON-lines log (one record a line, the traceback escaped into `exc`): the
+    same progress as its peers, then its failure logged `at` seconds into the minute."""
+    records = [
+        {"ts": f"2026-03-09T09:14:{n:02d}.000Z", "level": "INFO", "rank": rank, "msg": msg}
+        for n, msg in enumerate(["layer 0 norm passed", "layer 0 passed", "backward passed"])
+    ]
+    exc = "\n".join(
+        [
+            "Traceback (most recent call last):",
+            '  File "/srv/job/train.py", line 61, in sync',
+            f"    dist.{call}(buf)",
+            f'  File "{C10D}/distributed_c10d.py", line {CALL_LINES[call]}, in {call}',
+            "    work.wait()",
+            f"RuntimeError: {error}",
+        ]
+    )
+    stamp = f"2026-03-09T09:14:{at:06.3f}Z"
+    records.append(
+        {"ts": stamp, "level": "ERROR", "rank": rank, "msg": "step 3 failed", "exc": exc}
+    )
+    return "".join(json.dumps(record) + "\n" for record in records)
+
+
+def _deadlock(tmp_path: Path, late_loss: float):
+    """Rank 3 gathers in its pair before the world all_reduce, the others reduce first: ranks
+    0 and 2 time out, rank 1 hears rank 2 go a moment before its own timeout, rank 3 loses its
+    partner inside the all_gather `late_loss` seconds into the minute."""
+    files = {
+        "job-7/log_0.log": _json_rank(0, "all_reduce", SEND_TIMEOUT, 40.600),
+        "job-7/log_1.log": _json_rank(1, "all_reduce", CLOSED, 40.074),
+        "job-7/log_2.log": _json_rank(2, "all_reduce", RECV_TIMEOUT, 40.084),
+        "job-7/log_3.log": _json_rank(3, "all_gather", CLOSED, late_loss),
+    }
+    path = pack(tmp_path / "job.tar.gz", files)
+    return analyze(path, AnalyzeOptions(workers=1)).diagnosis
+
+
+def test_peers_lost_among_the_timeouts_are_waits_whose_frames_count(tmp_path: Path) -> None:
+    """Only two ranks timed out; the other two lost a peer among the timeouts, so their
+    frames say where they waited too: rank 3 alone is in another collective. The timeouts are
+    ordered by their records' times although the exceptions sit inside the records."""
+    diagnosis = _deadlock(tmp_path, 41.527)
+    assert diagnosis.culprit_ranks == [3]
+    assert diagnosis.first_error is not None
+    assert "recv operation" in diagnosis.first_error.text
+
+
+def test_a_peer_lost_well_after_the_timeouts_is_no_wait(tmp_path: Path) -> None:
+    """Counterexample: a loss seconds after the last timeout is no wait among them, and two
+    timeouts are too few to compare frames."""
+    assert _deadlock(tmp_path, 40.600 + CLOCK_TOLERANCE_S + 6).culprit_ranks == []

@@ -8,8 +8,9 @@ import re
 
 import pytest
 
+from analyzers.checkpoints.checkpoint_rules import load_knowledge
 from analyzers.checkpoints.launcher_ends import read_end_rule
-from analyzers.checkpoints.patterns import launcher_end, load_knowledge
+from analyzers.checkpoints.patterns import launcher_end
 
 KNOWLEDGE_DATA = load_knowledge()
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.checkpoints.patterns import CheckpointMatcher, SequenceQualifier, qualified_names
+from analyzers.checkpoints.layer_qualification import SequenceQualifier, qualified_names
+from analyzers.checkpoints.patterns import CheckpointMatcher
 from tests.analyzers.job_bundles import pack
 
 

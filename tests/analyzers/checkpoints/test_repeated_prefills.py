@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyzers.checkpoints.patterns import CheckpointMatcher, SequenceQualifier
+from analyzers.checkpoints.layer_qualification import SequenceQualifier
+from analyzers.checkpoints.patterns import CheckpointMatcher
 from tests.analyzers.job_bundles import analyze_job, ranks
 
 LAYER = [" norm passed", " attention passed", " MoE passed"]

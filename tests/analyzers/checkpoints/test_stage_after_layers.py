@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.checkpoints.patterns import SequenceQualifier, qualified_names
+from analyzers.checkpoints.layer_qualification import SequenceQualifier, qualified_names
 
 LAYERS = [
     "load weights passed",

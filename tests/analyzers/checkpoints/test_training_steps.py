@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.checkpoints.patterns import CheckpointMatcher, SequenceQualifier, qualified_names
+from analyzers.checkpoints.layer_qualification import SequenceQualifier, qualified_names
+from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.checkpoints.track import track_of
 from tests.analyzers.excerpts import scan_text
 from tests.analyzers.job_bundles import pack

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.checkpoints.patterns import CheckpointMatcher, classify_text, qualified_names
+from analyzers.checkpoints.layer_qualification import qualified_names
+from analyzers.checkpoints.patterns import CheckpointMatcher, classify_text
 from tests.analyzers.job_bundles import pack
 
 LISTEN = (

@@ -78,3 +78,24 @@ def test_an_escaped_line_keeps_the_writer_of_its_carrier():
     piece = inherit_writer(parse_line("EZ9999: Inner Error!"), outer)
     assert (piece.local_rank, piece.pid, piece.tags["process"]) == (3, 5120, "Worker_TP3")
     assert piece.stream_key == outer.stream_key
+
+
+def test_a_traceback_escaped_into_a_record_takes_the_records_time():
+    """A structured logger writes the exception into the record's own field (`"exc":
+    "Traceback ...\\nRuntimeError: ..."`) in the same write: the pieces take its time."""
+    outer = parse_line(
+        '{"ts": "2026-03-09T09:14:21.140Z", "level": "ERROR", "rank": 2, "msg": "step 3 failed"}'
+    )
+    piece = inherit_writer(parse_line("RuntimeError: Timed out waiting 8000ms"), outer, True)
+    assert (piece.rank, piece.time) == (2, outer.time)
+    assert piece.time is not None
+
+
+def test_a_piece_with_a_time_of_its_own_or_of_another_carrier_keeps_it():
+    """Counterexamples: a quoted line that carries its own stamp keeps it, and a carrier that
+    is no record of its own (`written_with` false: a repr relayed by an engine) gives none."""
+    outer = parse_line("ERROR 04-10 11:26:01 engine.py:140] RuntimeError('boom")
+    own = parse_line("[ERROR] 2026-05-02-10:11:12 (PID:91, Device:0, RankID:-1) ERR00100 failed")
+    stamped = own.time
+    assert inherit_writer(own, outer, True).time == stamped
+    assert inherit_writer(parse_line("Since the operator is called"), outer).time is None

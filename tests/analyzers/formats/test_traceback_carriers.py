@@ -157,6 +157,42 @@ def test_a_main_thread_traceback_is_no_threads() -> None:
     assert not any(r.get("thread") for r in result.facts["tracebacks"])
 
 
+# A job may hand a thread's uncaught exception to its own logger (`threading.excepthook =
+# ...`): the record, then a plain header, with no `Exception in thread X:` line. The first
+# frame, threading's bootstrap that ran the thread's target, says whose exception it is.
+THREAD_LOGGED = """\
+2026-03-09 09:14:02,118 [ERROR] (rank 1) loader thread died
+Traceback (most recent call last):
+  File "/opt/py311/lib/python3.11/threading.py", line 1045, in _bootstrap_inner
+    self.run()
+  File "/opt/py311/lib/python3.11/threading.py", line 982, in run
+    self._target(*self._args, **self._kwargs)
+  File "/srv/job/feed.py", line 31, in fill
+    sample = json.loads(raw)
+json.decoder.JSONDecodeError: Unterminated string starting at: line 1 column 14 (char 13)
+2026-03-09 09:14:02,530 [INFO] (rank 1) layer 0 passed
+"""
+
+
+def test_a_traceback_that_starts_in_a_threads_bootstrap_is_the_threads() -> None:
+    records = {r["line"]: r for r in scan(THREAD_LOGGED, rank=1).facts["tracebacks"]}
+    assert records[9]["thread"] is True
+
+
+def test_a_bootstrap_frame_inside_a_traceback_is_no_threads() -> None:
+    """Counterexample: the main thread joining a worker passes through threading.py too, but
+    a traceback whose first frame is the job's own code is the main thread's."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/job/train.py", line 40, in <module>\n'
+        "    worker.join()\n"
+        '  File "/opt/py311/lib/python3.11/threading.py", line 1045, in _bootstrap_inner\n'
+        "    self.run()\n"
+        "RuntimeError: the loader stopped\n"
+    )
+    assert not any(r.get("thread") for r in scan(text).facts["tracebacks"])
+
+
 # The interpreter's unraisable hook prints an exception it could not raise (a destructor's)
 # under a line naming the object: the record says `ignored`, the process went on.
 DESTRUCTOR_FAILED = """\

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.checkpoints.patterns import CheckpointMatcher, load_knowledge
+from analyzers.checkpoints.checkpoint_rules import load_knowledge
+from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.scan.checkpoint_prefix import MIN_REPEATS, CheckpointPrefix
 
 START = datetime(2026, 11, 29, 7, 25, 36, 861000)
@@ -291,6 +292,32 @@ def test_the_block_around_a_line_counts_for_a_label_coloured_inside():
     assert CheckpointPrefix().strip("rank0:info - load weights passed", block) == (
         "load weights passed"
     )
+
+
+def test_a_label_whose_line_number_changes_counts_the_block_around_its_first_line():
+    # logging.Formatter("%(asctime)s | rank=%(rank)d | %(levelname)s | %(name)s:%(lineno)d |
+    # %(message)s"): each record names its own source line, so no other line of the block
+    # holds the first line's label as it is written; digits masked, they all do
+    lines = [
+        "2026-12-03 08:12:40.118 | rank=2 | INFO  | restore:31 | stage config passed",
+        "2026-12-03 08:12:41.020 | rank=2 | INFO  | restore:33 | stage process_group passed",
+        "2026-12-03 08:12:41.027 | rank=2 | INFO  | restore:36 | stage model passed",
+    ]
+    block = "\n".join(lines).encode()
+    assert CheckpointPrefix().strip(lines[0], block) == "stage config passed"
+
+
+def test_a_label_whose_number_changes_but_leads_no_other_line_is_kept():
+    # counterexample: the same name with other numbers, but inside the messages
+    block = b"\n".join(
+        [
+            b"2026-12-03 08:12:40.118 INFO restore:31 | stage config passed",
+            b"2026-12-03 08:12:41.020 INFO loaded from restore:33",
+            b"2026-12-03 08:12:41.027 INFO see restore:36 for details",
+        ]
+    )
+    message = "restore:31 | stage config passed"
+    assert CheckpointPrefix().strip(message, block) is message
 
 
 def test_a_label_seen_once_is_kept():
