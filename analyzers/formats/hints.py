@@ -167,12 +167,13 @@ class HeadHints:
 
     def read(self, block: bytes, low: bytes) -> None:
         _head_literals().learn_from(low)
+        led = after_line_end(low)  # one copy for every pattern written `\n...`
         if self._year_in_text is None:
             self._year_in_text = year_in_bytes(block)
         self.world_sizes += [small_int(v) for v in _WORLD.findall(low) if small_int(v) > 0]
         self.world_sizes += [
             small_int(size)
-            for rank, size in _RANK_OF_WORLD.findall(after_line_end(low))
+            for rank, size in _RANK_OF_WORLD.findall(led)
             if small_int(rank) < small_int(size)
         ]
         self.start_ranks.update(
@@ -190,11 +191,11 @@ class HeadHints:
         self.sources += source_statements(low, MAX_SOURCES - len(self.sources))
         self.schedules += schedule_statements(low, MAX_SCHEDULES - len(self.schedules))
         self.sizes += size_statements(low, MAX_SIZES - len(self.sizes))
-        self._read_local_named(low)
+        self._read_local_named(low, led)
         if self.want_rank:
             for pattern in _RANKS:
                 self._read_ranks(pattern, low)
-            self.tagged.update(small_int(rank) for rank in _TAGGED.findall(after_line_end(low)))
+            self.tagged.update(small_int(rank) for rank in _TAGGED.findall(led))
         self._head_lines += count_line_ends(low)
 
     def agent_offsets(self) -> dict[str, int]:
@@ -220,13 +221,13 @@ class HeadHints:
             counted = start
             self.first_named[rank] = min(self.first_named.get(rank, line), line)
 
-    def _read_local_named(self, low: bytes) -> None:
+    def _read_local_named(self, low: bytes, led: bytes) -> None:
         """The rank each `[defaultN]:` (or `[<role>N]:`) child states, from the first copied
         lines that state one: children log it as they start, and a launcher log that copies a
         rank tag onto every line would otherwise make each of its lines a match."""
         if self._local_samples_left <= 0 or not holds(low, _AGENT_TAG_END):
             return  # no samples left: a search would find only a line `zip` then drops
-        found_any = _LOCAL_STATES_RANK.finditer(after_line_end(low))
+        found_any = _LOCAL_STATES_RANK.finditer(led)
         found = None
         for found, _ in zip(found_any, range(self._local_samples_left), strict=False):
             self._take_local_named(found)

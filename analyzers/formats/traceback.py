@@ -48,6 +48,7 @@ alone says less (`87960930222080 bytes. Error code 12 ...` names no allocator).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from analyzers.core import regex_programs
@@ -197,7 +198,7 @@ class TracebackTracker:
             self._chain_root[key] = self._last_root[key]
             return True
         found = EXCEPTION.match(message)
-        if found and EXCEPTION_NAME.search(found.group("type")) and not _quiet_warning(line):
+        if found and EXCEPTION_NAME.search(found.group("type")) and not _quiet_warning(line, found):
             frame = frame_before(lineno, sink)
             opened = OpenTraceback(lineno, frame, self._chain_root.pop(key, None))
             opened.packages = package_frames_before(lineno, sink)
@@ -270,14 +271,14 @@ class TracebackTracker:
         record(lineno, line, state, root, event, sink)
 
 
-def _quiet_warning(line: ParsedLine) -> bool:
+def _quiet_warning(line: ParsedLine, found: re.Match[str]) -> bool:
     """A warning that is its writer's own message (`_leveled_warning`), or a notice the
     prefilter lists as no failure kept without its location and level (`UserWarning: HCCL
-    doesn't support gather at the moment. ...` from a paste): neither ends a traceback."""
+    doesn't support gather at the moment. ...` from a paste): neither ends a traceback.
+    `found` is the line's message read as an exception line."""
     if _leveled_warning(line):
         return True
-    found = EXCEPTION.match(line.message)
-    return bool(found) and found.group("type").endswith("Warning") and _all_benign(line.message)
+    return found.group("type").endswith("Warning") and _all_benign(line.message)
 
 
 def _all_benign(message: str) -> bool:

@@ -15,6 +15,11 @@ def scan(text: str):
     return scan_file(io.BytesIO(text.encode()), FileInfo("build.log", FileKind.RANK_LOG, None))
 
 
+def errors_in(text: str):
+    """The error events a scan of `text` reports, in order."""
+    return [e for e in scan(text).events if e.kind == EventKind.ERROR]
+
+
 CMAKE_BLOCK = (
     "-- The CXX compiler identification is GNU 11.4.0\n"
     "CMake Error at cmake/toolkit.cmake:41 (message):\n"
@@ -27,7 +32,7 @@ CMAKE_BLOCK = (
 
 
 def test_the_indented_message_is_read_with_its_headline():
-    errors = [e for e in scan(CMAKE_BLOCK).events if e.kind == EventKind.ERROR]
+    errors = errors_in(CMAKE_BLOCK)
     assert errors[0].line == 2
     # the headline ends at its colon and names no failure: the cited line carries the first
     # indented line too
@@ -57,7 +62,7 @@ def test_a_headline_that_ends_its_sentence_takes_nothing_below():
 
 def test_an_info_headline_is_not_made_an_error():
     text = "[I kernel_cache.py:88] compile errors seen this run:\n    none\n\n"
-    assert not [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    assert not errors_in(text)
 
 
 NCCL_LAST_ERROR = (
@@ -71,7 +76,7 @@ NCCL_LAST_ERROR = (
 
 
 def test_the_line_after_nccls_last_error_header_is_its_reason():
-    errors = [e for e in scan(NCCL_LAST_ERROR).events if e.kind == EventKind.ERROR]
+    errors = errors_in(NCCL_LAST_ERROR)
     assert [e.line for e in errors if "no socket interface" in e.text] == [4]
     assert not [e for e in errors if e.message.strip() == "Last error:"]
 
@@ -95,7 +100,7 @@ NCCL_DETAIL_WITH_BLANK = (
 
 
 def test_a_blank_at_the_end_of_nccls_detail_does_not_swallow_the_last_error_header():
-    errors = [e for e in scan(NCCL_DETAIL_WITH_BLANK).events if e.kind == EventKind.ERROR]
+    errors = errors_in(NCCL_DETAIL_WITH_BLANK)
     assert [e.line for e in errors if "shared memory segment" in e.text] == [4]
     assert not [e for e in errors if "Last error:" in e.message]
 
@@ -112,13 +117,13 @@ def test_a_pasted_message_cut_at_a_blank_still_goes_on_below_it():
         "/opt/plugins/libcustom_dev.so \n"
         "with error: libatb.so: cannot open shared object file: No such file or directory\n"
     )
-    errors = [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    errors = errors_in(text)
     assert "libatb.so: cannot open shared object file" in errors[0].message
 
 
 def test_a_last_error_header_with_nothing_after_it_reads_nothing():
     text = "[rank2]: Last error:\n\n[I314 09:21:50.101022311 ProcessGroupNCCL.cpp:88] done\n"
-    assert not [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    assert not errors_in(text)
 
 
 def test_a_logged_loader_headline_is_cited_with_the_reason_below_it():
@@ -132,7 +137,7 @@ def test_a_logged_loader_headline_is_cited_with_the_reason_below_it():
         " from checkpoint, the shape in current model is torch.Size([2, 32, 32]).\n"
         "rank 0: waiting for all ranks to finish loading weights\n"
     )
-    [error] = [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    [error] = errors_in(text)
     assert error.line == 1
     assert error.text == (
         "rank 3: model run failed: Error(s) in loading state_dict for ToyDecoder: size mismatch "
@@ -161,7 +166,7 @@ SAVED_NOTEBOOK_ERROR = (
 
 
 def test_an_error_objects_message_member_is_its_exception_line():
-    errors = [e for e in scan(NOTEBOOK_ERROR).events if e.kind == EventKind.ERROR]
+    errors = errors_in(NOTEBOOK_ERROR)
     assert errors[0].line == 3
     assert errors[0].message == (
         "RuntimeError: indices should be either on cpu or on the same device as the indexed "
@@ -181,7 +186,7 @@ def test_a_saved_notebooks_ename_and_evalue_read_the_same_way():
 
 def test_a_name_member_that_names_no_exception_opens_nothing():
     text = '  "name": "llama-3-8b",\n  "message": "weights loaded in 3.2 s",\n'
-    assert not [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    assert not errors_in(text)
 
 
 # A fatal check whose reason string was printed on the next line, then the process's end.
@@ -194,7 +199,7 @@ FATAL_REASON_BELOW = (
 
 
 def test_a_fatal_line_ending_at_a_colon_takes_its_reason_from_the_next_bare_line():
-    errors = [e for e in scan(FATAL_REASON_BELOW).events if e.kind == EventKind.ERROR]
+    errors = errors_in(FATAL_REASON_BELOW)
     assert errors[0].line == 1
     assert errors[0].message.endswith("CUDA: OS call failed or operation not supported on this OS")
     assert not any(e.line == 2 for e in errors)
@@ -213,7 +218,7 @@ def test_a_fatal_line_followed_by_the_process_end_takes_nothing():
         "*** Check failure stack trace: ***\n"
         "Aborted (core dumped)\n"
     )
-    errors = [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    errors = errors_in(text)
     assert errors[0].line == 1
     assert "stack trace" not in errors[0].message
     assert "Aborted" not in errors[0].message
@@ -222,7 +227,7 @@ def test_a_fatal_line_followed_by_the_process_end_takes_nothing():
 def test_an_error_line_ending_at_a_colon_does_not_take_the_next_line():
     """Only a fatal line: an ERROR line that ends at a colon is often followed by other text."""
     text = "E0308 10:41:07.553019 2201 worker.cc:91] retrying the send:\nattempt 2 of 5\n"
-    errors = [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    errors = errors_in(text)
     assert all("attempt 2" not in e.message for e in errors)
 
 
@@ -237,7 +242,7 @@ def test_a_terminal_padded_exception_row_does_not_take_the_row_below():
         "worker 3 shutting down",
     ]
     text = "".join(row.ljust(100) + "\n" for row in rows)
-    errors = [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    errors = errors_in(text)
     assert errors[0].message.rstrip().endswith("Tried to allocate 2.00 GiB")
     assert not [e for e in errors if "shutting down" in e.message]
 
@@ -250,7 +255,7 @@ WRAPPED_LIBRARY_EXCEPTION = (
 
 
 def test_an_exception_whose_text_is_below_is_one_message():
-    errors = [e for e in scan(WRAPPED_LIBRARY_EXCEPTION).events if e.kind == EventKind.ERROR]
+    errors = errors_in(WRAPPED_LIBRARY_EXCEPTION)
     assert errors[0].line == 1
     assert errors[0].message == (
         "oneCCL: coll_param.cpp:452 validate: EXCEPTION: average operation is not supported "
