@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, Blame, CausalChain, epoch
-from analyzers.causal.waited_on import group_hole
+from analyzers.causal.group_holes import group_hole
 from analyzers.classify.collective_frames import frame_call
 from analyzers.classify.matches import Classified, Match
 from analyzers.core.phrases import say, several
@@ -304,7 +304,7 @@ def skipped_group_collective(
     the waits, inside another one, so they were not late to the waiters' collective but
     waiting in their own, whose longer timeout had not run out (a group made with `new_group`
     keeps torch's long default). When those ranks are all the members but one of a sub-group
-    (an aligned block or a strided set, `analyzers.causal.waited_on.group_hole`) and the
+    (an aligned block or a strided set, `analyzers.causal.group_holes.group_hole`) and the
     missing member is among the waiters, it never entered the group's collective. Lost peers
     in the same collective as the waits are late arrivals (`arrived_late`), and lost-peer
     ranks that fill a whole group, or leave two out, single no one out."""

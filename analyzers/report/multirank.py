@@ -12,9 +12,10 @@ from collections.abc import Sequence
 
 from analyzers.causal.chain import CausalChain
 from analyzers.causal.launched_ranks import never_started, stated_world_size
+from analyzers.causal.quiet_ranks import one_node_folder
 from analyzers.causal.stalled import STALLED as _STALLED
 from analyzers.causal.verdict import Verdict
-from analyzers.causal.waited_on import divergence_said, one_node_folder
+from analyzers.causal.waited_on import divergence_said
 from analyzers.causal.world_sizes import (
     odd_timeouts,
     odd_world_sizes,
