@@ -60,6 +60,28 @@ _STEP_PHASE = regex_programs.compile(
     r" passed"
 )
 
+# A part named as one of a decoder layer's own sub-modules (its norms, attention, MLP or MoE,
+# router, rotary embedding), whatever words stand around the name; a gradient's norm is a
+# step's stage, not a layer's norm.
+_LAYER_PART = regex_programs.compile(
+    r"(?i)(?<!grad )(?<!gradient )(?<!grads )\b(?!grad(?:ient)?s?_)"
+    r"(?:\w*norm|attention|attn|mlp|ffn|feed[ _-]?forward"
+    r"|moe|experts?|router|gate|rotary|rope)\b"
+)
+
+
+def names_layer_part(text: str) -> bool:
+    """Whether a sub-module line names a layer's own part (`norm passed`), not a step's stage
+    (`model forward passed`, `grad norm passed`)."""
+    return _LAYER_PART.search(text) is not None and _STEP_PHASE.fullmatch(text) is None
+
+
+def layer_part_in_step(text: str, layered: bool, flat: bool) -> bool:
+    """Whether a sub-module line inside a training step is read in a layer: always once the
+    rank has printed layer lines; before that, while it has closed no step without any (a rank
+    that fails inside layer 0 of its first step), when the part names a layer's own part."""
+    return layered or (not flat and names_layer_part(text))
+
 
 class LayerParts:
     """Tells a stage after the layers from a sub-module of the next layer.
@@ -113,12 +135,14 @@ class LayerTracker:
         self._parts = LayerParts()
         self._train: int | None = None  # the training step sub-module lines run in
         self._layered = False  # whether the rank prints layer lines
+        self._flat = False  # whether it closed a step with no layer line before it
 
     def qualify(self, text: str) -> str:
         hit = self._matcher.classify(text) if self._matcher else classify_text(text)
         if hit is None:
             return text
         if hit.role in TRAIN_ROLES:
+            self._flat = self._flat or (hit.role == "train_step" and not self._layered)
             self._train = _step_after(hit)
             self._next_layer = self._passes.first()
             return hit.text
@@ -128,7 +152,7 @@ class LayerTracker:
         if hit.in_step:
             self._next_layer = self._passes.first()
             return f"step {self._train} / {hit.text}"
-        if hit.role == "submodule" and not self._layered:
+        if hit.role == "submodule" and not layer_part_in_step(hit.text, self._layered, self._flat):
             return f"step {self._train} / {hit.text}"
         if hit.role in ("submodule", "layer", "layer_part"):
             return f"step {self._train} / {self._qualify(hit)}"
@@ -171,8 +195,10 @@ class SequenceQualifier:
     until a phase or success line of no request.
     A training loop's step lines (`train step 3 passed`, `step 3 done`) close their step
     the same way and a `train step 4 start` opens one: the sub-module lines in it are `step 4 /
-    backward passed` (with the layer between when the rank prints layer lines), and those
-    before any step line are in the job's first training step. A phase a step holds (a
+    backward passed` (with the layer between when the rank prints layer lines, or, before its
+    first layer line, when the part names a layer's own sub-module and no step has closed
+    without one: `step 1 / layer 0 / norm passed`), and those before any step line are in the
+    job's first training step. A phase a step holds (a
     pipeline stage's `microbatch 2 / forward passed`) is placed in its step the same way:
     `step 4 / microbatch 2 / forward passed`.
     A job that prefills several batches in a row prints `prefill passed` again after layers
@@ -190,6 +216,7 @@ class SequenceQualifier:
         self.labels: list[str] = []
         self._ids: dict[tuple[int | None, int | None, int, int, int | None], int] = {}
         self._prefills_repeat = False  # the layers after `prefill passed` are another prefill
+        self._layer_parts: dict[int, bool] = {}  # text id: names a layer's own part
 
     def learn(self, sequences: Iterable[Sequence[int]]) -> None:
         """Read the ranks' sequences (text ids) for a prefill that runs again: a `prefill
@@ -225,7 +252,7 @@ class SequenceQualifier:
         request: int | None = None
         step: int | None = None
         train = self._first_train
-        layered = False
+        layered = flat = False
         layer = 0
         passes = LayerPasses()
         parts = LayerParts()
@@ -243,7 +270,11 @@ class SequenceQualifier:
                 role, layer = "stage", passes.first()
             parts.saw(role, text_id)
             if role == "submodule":
-                in_layer = layer if train is None or layered else -1
+                in_layer = (
+                    layer
+                    if train is None or layered or (not flat and self._names_part(text_id))
+                    else -1
+                )
                 key = (request, step, in_layer, text_id, train)
             elif role == "layer":
                 key, layered = (request, step, -1, text_id, train), True
@@ -260,6 +291,7 @@ class SequenceQualifier:
                 if hit.opens_decode and not self._prefills_repeat:  # type: ignore[union-attr]
                     step = self._first if self._first is not None else 0
             elif role in TRAIN_ROLES:
+                flat = flat or (role == "train_step" and not layered)
                 key, layer, step = (None, None, -1, text_id, None), passes.first(), None
                 train = _step_after(hit)  # type: ignore[arg-type]
             elif role == "stage":
@@ -270,6 +302,12 @@ class SequenceQualifier:
             found = ids.get(key)
             out.append(found if found is not None else label_of(key))
         return out
+
+    def _names_part(self, text_id: int) -> bool:
+        found = self._layer_parts.get(text_id)
+        if found is None:
+            found = self._layer_parts[text_id] = names_layer_part(self._texts[text_id])
+        return found
 
     def _classify_new(self) -> None:
         while len(self._hits) < len(self._texts):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -40,6 +40,19 @@ _WRAPPED_EXCEPTION = regex_programs.compile(
 
 
 @dataclass(frozen=True, slots=True)
+class LineClass:
+    """Lines of one kind the hints set apart (chatter, build reports, ...): one regex of the
+    section's patterns, with the lines its tests say it must and must not find."""
+
+    pattern: re.Pattern[str] | None = None
+    examples: tuple[str, ...] = ()
+    counterexamples: tuple[str, ...] = ()
+
+    def finds(self, line: str) -> bool:
+        return self.pattern is not None and self.pattern.search(line) is not None
+
+
+@dataclass(frozen=True, slots=True)
 class Hints:
     min_score: int
     code_weight: int
@@ -54,23 +67,15 @@ class Hints:
     # read only in the traceback frames kept above the first error (where it was raised)
     frame_keywords: tuple[tuple[str, re.Pattern[str], int], ...] = ()
     # error-level lines that report no failure (a retry, a deprecation, a zero count)
-    chatter: re.Pattern[str] | None = None
-    chatter_examples: tuple[str, ...] = ()
-    chatter_counterexamples: tuple[str, ...] = ()
+    chatter: LineClass = field(default_factory=LineClass)
     # the votes a label needs to be offered as an alternative to an answer no rule gave
     alternative_min_score: int = 1
     # exception lines that only report that a build stopped, the compiler having said why
-    build_report: re.Pattern[str] | None = None
-    build_report_examples: tuple[str, ...] = ()
-    build_report_counterexamples: tuple[str, ...] = ()
+    build_reports: LineClass = field(default_factory=LineClass)
     # a launcher's banner over a child's relayed output: the relayed lines say what failed
-    relay_banner: re.Pattern[str] | None = None
-    relay_banner_examples: tuple[str, ...] = ()
-    relay_banner_counterexamples: tuple[str, ...] = ()
+    relay_banners: LineClass = field(default_factory=LineClass)
     # the command a launcher's report quotes as a list: how the rank was started, no failure
-    echoed_command: re.Pattern[str] | None = None
-    echoed_command_examples: tuple[str, ...] = ()
-    echoed_command_counterexamples: tuple[str, ...] = ()
+    echoed_commands: LineClass = field(default_factory=LineClass)
 
 
 @cache
@@ -125,51 +130,23 @@ def _read_hints(path: Path) -> Hints:
             Entry(data.get("frame_keywords", dict, {}), f"{path.name}: frame_keywords"),
             unvoted,
         ),
-        **_chatter(Entry(data.get("chatter", dict, {"patterns": []}), f"{path.name}: chatter")),
-        **_build_reports(
-            Entry(data.get("build_reports", dict, {"patterns": []}), f"{path.name}: build_reports")
-        ),
-        **_relay_banners(
-            Entry(data.get("relay_banners", dict, {"patterns": []}), f"{path.name}: relay_banners")
-        ),
-        **_echoed_commands(
-            Entry(
-                data.get("echoed_commands", dict, {"patterns": []}),
-                f"{path.name}: echoed_commands",
-            )
-        ),
+        chatter=_line_class(data, "chatter", path.name),
+        build_reports=_line_class(data, "build_reports", path.name),
+        relay_banners=_line_class(data, "relay_banners", path.name),
+        echoed_commands=_line_class(data, "echoed_commands", path.name),
     )
 
 
-def _chatter(section: Entry) -> dict[str, object]:
-    """The `chatter` section: one regex of its patterns, with the lines it must and must not
-    read as chatter."""
+def _line_class(data: Entry, key: str, where: str) -> LineClass:
+    """A section of lines set apart (`chatter`, `build_reports`, ...), absent meaning none."""
+    section = Entry(data.get(key, dict, {"patterns": []}), f"{where}: {key}")
     patterns = section.strings("patterns", required=False)
     joined = "|".join(f"(?:{pattern})" for pattern in patterns)
-    return {
-        "chatter": compile_regex(joined, re.IGNORECASE, section, "patterns") if joined else None,
-        "chatter_examples": section.strings("examples", required=False),
-        "chatter_counterexamples": section.strings("counterexamples", required=False),
-    }
-
-
-def _build_reports(section: Entry) -> dict[str, object]:
-    """The `build_reports` section, read like `chatter`: one regex of its patterns, with the
-    lines it must and must not find."""
-    found = _chatter(section)
-    return {key.replace("chatter", "build_report"): value for key, value in found.items()}
-
-
-def _relay_banners(section: Entry) -> dict[str, object]:
-    """The `relay_banners` section, read like `chatter`."""
-    found = _chatter(section)
-    return {key.replace("chatter", "relay_banner"): value for key, value in found.items()}
-
-
-def _echoed_commands(section: Entry) -> dict[str, object]:
-    """The `echoed_commands` section, read like `chatter`."""
-    found = _chatter(section)
-    return {key.replace("chatter", "echoed_command"): value for key, value in found.items()}
+    return LineClass(
+        pattern=compile_regex(joined, re.IGNORECASE, section, "patterns") if joined else None,
+        examples=section.strings("examples", required=False),
+        counterexamples=section.strings("counterexamples", required=False),
+    )
 
 
 def _unvoted(data: Entry) -> frozenset[str]:
@@ -297,30 +274,27 @@ def tally(
 def is_chatter(line: str) -> bool:
     """The line is logged as an error but says the job carries on (it retries, a feature is
     deprecated, a counter reads zero): never a failure to cite."""
-    pattern = load_hints().chatter
-    return pattern is not None and pattern.search(line) is not None
+    return load_hints().chatter.finds(line)
 
 
 def is_build_report(line: str) -> bool:
     """The line only reports that a build stopped (`Error building extension 'x'`, ninja's
     `build stopped`): the compiler's or build tool's own line above it says what failed."""
-    pattern = load_hints().build_report
-    return pattern is not None and pattern.search(line) is not None
+    return load_hints().build_reports.finds(line)
 
 
 def is_relay_banner(line: str) -> bool:
     """The line is a launcher's banner over the output of a child it relays (text-generation-
     inference's `Shard complete standard error output:`): it wraps the lines under it, which
     say what failed, and says nothing of its own."""
-    pattern = load_hints().relay_banner
-    return pattern is not None and pattern.search(line) is not None
+    return load_hints().relay_banners.finds(line)
 
 
 def without_echoed_command(line: str) -> str:
     """The line without the command a launcher's report quotes as a list (`['/usr/bin/python',
     '-u', 'train.py', '--local_rank=0', ...] exits with return code = -11`): the options and
     paths of how the rank was started are no words of what failed."""
-    pattern = load_hints().echoed_command
+    pattern = load_hints().echoed_commands.pattern
     return line if pattern is None else pattern.sub(" ", line)
 
 

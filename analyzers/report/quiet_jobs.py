@@ -18,6 +18,7 @@ from analyzers.checkpoints.track import track_of
 from analyzers.core.phrases import ranks_said, say
 from analyzers.core.report import UNLABELLED
 from analyzers.core.types import Correlation, EventKind, FileKind, FileScan, RankStatus, RankSummary
+from analyzers.formats.store_wait import STORE_WAIT
 from analyzers.report.load_phase import waiting_on_load
 from analyzers.tree.facts import npu_state
 
@@ -130,8 +131,19 @@ def _missing(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | N
     if min(missing) > max(present) and waiting_on_load(correlation, present):
         reason = say("verdict.no_log_loading", ranks=ranks_said(ranks))
         return Verdict("multirank.weight_load", "weight_load", "framework", 0.55, ranks, reason)
+    if _waiting_at_store(scans, present):
+        reason = say("verdict.no_log_store", ranks=ranks_said(ranks))
+        return Verdict("multirank.store_wait", "hccl", "communication", 0.45, ranks, reason)
     reason = say("verdict.no_log", ranks=ranks_said(ranks))
     return Verdict("multirank.missing", "device_fault", "device", 0.4, ranks, reason)
+
+
+def _waiting_at_store(scans: Sequence[FileScan], present: Sequence[int]) -> bool:
+    """Every rank with a log ended it in the store barrier's wait, fewer processes counted than
+    the world holds (`formats.store_wait`): the ranks with none never reached the store, so
+    nothing says they ran at all (docs/labelling.md#a-rank-that-never-reached-the-store)."""
+    logs = [s for s in scans if s.info.kind in JOB_LOGS and s.info.rank in present]
+    return bool(logs) and all(STORE_WAIT in s.facts for s in logs)
 
 
 def _npu_processes_gone(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:

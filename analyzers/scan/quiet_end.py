@@ -38,6 +38,7 @@ from analyzers.formats.pending import pending_at_end
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import ERROR_LEVELS, Prefilter
 from analyzers.formats.stack_dump import StackDumpTracker
+from analyzers.formats.store_wait import STORE_WAIT, waiting_at_store
 from analyzers.ingest.textio import clean_line
 from analyzers.scan.block_pass import CANN_KINDS, CHECKPOINT_KINDS
 from analyzers.scan.lazy_tail import LazyTail
@@ -163,6 +164,10 @@ class QuietEnd(ScanSink):
         left = None if self.kept[EventKind.ERROR] else left_at_end(tail, self.prefilter)
         if left is not None:
             self.facts["left_at_end"] = {"line": left[0], "text": left[1].message.strip()}
+        waiting = None if self.kept[EventKind.ERROR] else waiting_at_store(tail)
+        if waiting is not None:
+            line, _, joined, size = waiting
+            self.facts[STORE_WAIT] = {"line": line, "joined": joined, "size": size}
 
     def _keep_quiet_tail(self) -> None:
         """A job log with no error line keeps its last lines as error events, for the bundle

@@ -378,12 +378,12 @@ def test_the_same_errno_from_another_call_stays_unlabelled() -> None:
     assert scanned_label(other_call)[0] == "other"
 
 
-@pytest.mark.parametrize("text", HINTS.chatter_examples)
+@pytest.mark.parametrize("text", HINTS.chatter.examples)
 def test_every_chatter_example_is_chatter(text: str) -> None:
     assert is_chatter(text)
 
 
-@pytest.mark.parametrize("text", HINTS.chatter_counterexamples)
+@pytest.mark.parametrize("text", HINTS.chatter.counterexamples)
 def test_no_chatter_counterexample_is_chatter(text: str) -> None:
     assert not is_chatter(text)
 

@@ -86,32 +86,32 @@ def test_the_same_words_about_another_thing_do_not_vote_for_the_class(text: str)
     assert vote(text) not in {"oom", "operator", "config"}
 
 
-@pytest.mark.parametrize("text", HINTS.build_report_examples)
+@pytest.mark.parametrize("text", HINTS.build_reports.examples)
 def test_an_exception_that_only_says_a_build_stopped_is_a_build_report(text: str) -> None:
     assert is_build_report(text)
 
 
-@pytest.mark.parametrize("text", HINTS.build_report_counterexamples)
+@pytest.mark.parametrize("text", HINTS.build_reports.counterexamples)
 def test_a_build_failure_that_says_why_is_no_bare_report(text: str) -> None:
     assert not is_build_report(text)
 
 
-@pytest.mark.parametrize("text", HINTS.relay_banner_examples)
+@pytest.mark.parametrize("text", HINTS.relay_banners.examples)
 def test_a_launchers_banner_over_a_childs_output_is_a_relay_banner(text: str) -> None:
     assert is_relay_banner(text)
 
 
-@pytest.mark.parametrize("text", HINTS.relay_banner_counterexamples)
+@pytest.mark.parametrize("text", HINTS.relay_banners.counterexamples)
 def test_a_launchers_own_report_or_a_banner_with_its_text_is_no_bare_banner(text: str) -> None:
     assert not is_relay_banner(text)
 
 
-@pytest.mark.parametrize("text", HINTS.echoed_command_examples)
+@pytest.mark.parametrize("text", HINTS.echoed_commands.examples)
 def test_a_quoted_launch_command_is_taken_out_before_the_vote(text: str) -> None:
     assert without_echoed_command(text) != text
 
 
-@pytest.mark.parametrize("text", HINTS.echoed_command_counterexamples)
+@pytest.mark.parametrize("text", HINTS.echoed_commands.counterexamples)
 def test_a_list_that_is_no_launch_command_keeps_its_words(text: str) -> None:
     assert without_echoed_command(text) == text
 

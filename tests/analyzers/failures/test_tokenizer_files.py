@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A second-node rank builds its tokenizer from a cache the first node has not filled yet.
 VOCABULARY_UNREADABLE = """\
@@ -29,11 +29,22 @@ torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
 """
 
 
+# Newer sentencepiece releases name the file instead of the source line; a framework that
+# restores a packed model reports it under its own headline.
+SENTENCEPIECE_PROTO_FROM_FILE = """\
+[NeMo I 2026-04-11 08:14:10 tokenizer_utils:229] Getting SentencePiece with model: /tmp/unpacked/tokenizer.model
+[NeMo E 2026-04-11 08:14:10 common:586] Model instantiation failed!
+    Target class:       demo.models.Seq2SeqModel
+    Error(s):   Internal: could not parse ModelProto from /tmp/unpacked/tokenizer.model
+"""
+
+
 @pytest.mark.parametrize(
     ("text", "first"),
     [
         pytest.param(VOCABULARY_UNREADABLE, "Unable to load vocabulary", id="vocabulary"),
         pytest.param(SENTENCEPIECE_MODEL_UNREADABLE, "ParseFromArray", id="sentencepiece"),
+        pytest.param(SENTENCEPIECE_PROTO_FROM_FILE, "could not parse ModelProto", id="proto-file"),
     ],
 )
 def test_tokenizer_files_that_do_not_parse_are_the_jobs_files(text: str, first: str) -> None:
@@ -52,3 +63,9 @@ def test_a_tokenizer_class_the_release_lacks_stays_config() -> None:
     )
     diagnosis = diagnose_text("issue/log.txt", text)
     assert diagnosis.category == "config", diagnosis.root_cause
+
+
+def test_a_proto_file_that_parsed_is_no_failure() -> None:
+    line = "INFO parsed ModelProto from /tmp/unpacked/tokenizer.model (32000 pieces)\n"
+    diagnosis = diagnose_text("issue/log.txt", line)
+    assert "io.tokenizer_files_unreadable" not in rules_of(diagnosis)
