@@ -84,3 +84,37 @@ def test_the_byte_tests_tell_a_wrapped_row_from_a_record() -> None:
     assert [wrapped_rich_row(r) for r in rows[:5]] == [False, False, True, True, True]
     assert holds_rich_levels(BLOCK)
     assert not holds_rich_levels(b"2026-05-11 08:40:01,112 - INFO - step 3 loss 2.310\n")
+
+
+CONSOLE_PAD = " " * 11
+
+
+def test_a_console_log_record_and_its_rows_read_as_one_message() -> None:
+    """rich's `Console.log`: no level column, the message at column 11, the caller's source
+    only on the record's first row."""
+    console = (
+        "\n".join(
+            [
+                row("[17:45:37] rank 0 model run failed:", "infer.py:330"),
+                row(
+                    CONSOLE_PAD
+                    + "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553]"
+                ),
+                row(
+                    CONSOLE_PAD
+                    + "Connection closed by peer [127.0.0.1]:43190. This is typically caused by a"
+                ),
+            ]
+        )
+        + "\n"
+    ).encode()
+    rows = lines(console)
+    assert holds_rich_levels(console)
+    joined = rich_rows(console, *rows[2], 64)
+    assert joined is not None
+    assert joined[2] == [start for start, _ in rows]
+    assert joined[3] == (
+        b"[17:45:37] rank 0 model run failed: "
+        b"[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+        b"Connection closed by peer [127.0.0.1]:43190. This is typically caused by a"
+    )
