@@ -108,6 +108,13 @@ _EXCEPTION_LINE = regex_programs.compile(
     r"(?:_\w+)?(?::\s*\S|:?\s*$)"
 )
 
+# An error-manager record named by its class and code (`Not_Supported_API(EK0004) ...`,
+# `Device_Absent/Abnormal(EL0001):`): the record of a failure, whatever its class and whether
+# its sentence was kept, not a call in pasted code, which the class name's form resembles.
+_NAMED_RECORD = regex_programs.compile(
+    r"(?:^|\s)[A-Z][A-Za-z]*(?:_[A-Za-z]+)+(?:/[A-Za-z]+)?\(E[0-9A-Z]\d{4}\)(?=\s*(?:\.{3}|…|:|$))"
+)
+
 # A command-line program reports its own failure in the Unix diagnostic form, its name then
 # `error:` (`die: error: must run as root`, `gcc: error: ...`, argparse's `train.py: error:
 # ...`), or as NVIDIA's compilers word it, the name then `fatal :` (`nvcc fatal   : Unknown
@@ -182,6 +189,8 @@ def _unmatched_tier(event: Event, message: str) -> float:
         return TIER_GENERIC
     if _TOOL_ERROR.match(message):
         return TIER_GENERIC  # a program's own report that it stopped
+    if _NAMED_RECORD.search(message):
+        return TIER_GENERIC  # an error-manager record no rule reads
     if _CODE_LINE.match(message):
         return TIER_NOISE
     if is_chatter(message):

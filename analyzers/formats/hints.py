@@ -16,7 +16,8 @@ tag of a launcher's copied lines to the rank its first line stating one names;
 `host_agent_offsets` does that per host in a console merging several hosts' agents
 (`formats.agent_nodes`; `host_offsets_cut` when the head named more such hosts than it keeps).
 Serving frameworks' parallel sizes and process tags are read here too
-(`formats.worker_tags.TagHints`).
+(`formats.worker_tags.TagHints`); torch's `[rankN]:` line tags, which a rank may first print
+long after the head, are read over the whole file (`formats.rank_tags`).
 A rank that only a tagged process states about itself, in a file that holds the lines of
 other tagged processes too (`(Worker pid=958) ... rank=1` beside `(Worker pid=820) ...`), is
 that process's rank, not the file's: such a file gives no `rank_hint`.
@@ -82,10 +83,6 @@ _RANKS = (
     gated(rb"rankid:(\d{1,6})\b"),
 )
 _RANK_SAMPLES = 200
-# torch's own tag on a line a rank wrote (`[rank1]:[W1205 ...] Warning: ...`, `[rank1]: Traceback`),
-# at a line's start, led by the line end before it (searched in `after_line_end(low)`): in a
-# console the ranks share, a rank whose only output is such a chatter line still ran and wrote
-_TAGGED = gated(rb"\n\[rank(\d{1,6})\]:")
 # the fact a console merging several hosts' agents keeps its offsets under: host -> the global
 # rank of that host's local rank 0 (`formats.agent_nodes`)
 AGENT_OFFSETS = "host_agent_offsets"
@@ -139,7 +136,6 @@ class HeadHints:
         self._left = HINT_BYTES
         self._head_lines = 0  # lines of the head read so far
         self.first_named: dict[int, int] = {}  # rank -> first head line that names it
-        self.tagged: set[int] = set()  # ranks whose own tagged lines the head holds
         self.dtypes: list[list[str]] = []  # [key, dtype] the head states (`dtype_said`)
         self.sources: list[list[str]] = []  # [key, rank] a broadcast's source (`source_said`)
         self.schedules: list[list[str]] = []  # [key, name] a pipeline schedule (`schedule_said`)
@@ -195,7 +191,6 @@ class HeadHints:
         if self.want_rank:
             for pattern in _RANKS:
                 self._read_ranks(pattern, low)
-            self.tagged.update(small_int(rank) for rank in _TAGGED.findall(led))
         self._head_lines += count_line_ends(low)
 
     def agent_offsets(self) -> dict[str, int]:
@@ -279,8 +274,6 @@ class HeadHints:
             facts["size_said"] = self.sizes
         if not self.want_rank:
             return
-        if len(self.tagged) > 1:  # one tag is the file's own rank: `rank_hint` below
-            facts["tagged_ranks"] = sorted(self.tagged)
         ranks = self.ranks + event_ranks
         if len(ranks) == 1 and not self.worker_tags.named_by_one_of_several(set(ranks)):
             # with a path rank, only a directory numbered per agent asked: `named_rank`

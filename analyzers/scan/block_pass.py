@@ -29,6 +29,7 @@ from analyzers.formats.blockfilter import (
 )
 from analyzers.formats.checkpoint_lines import CheckpointLines
 from analyzers.formats.lines import parse_line
+from analyzers.formats.rank_tags import RankTags
 from analyzers.formats.start_lines import GATE as START_GATE
 from analyzers.formats.start_lines import StartLines, start_lines
 from analyzers.formats.wrapped import WrapJoiner
@@ -56,6 +57,7 @@ class BlockPass(ScanSink):
     checkpoint_lines: CheckpointLines | None
     shape: bytes | None
     starts: StartLines
+    rank_tags: RankTags | None  # only where the file's own content may name its rank
     structured: bool
     wrapped: WrapJoiner
     trackers: tuple[Follower, ...]
@@ -90,13 +92,18 @@ class BlockPass(ScanSink):
         the candidate lines and the line count. The notable phrases are looked for on every
         path: with them, in the same pass, the words other searches would each read the
         whole block for when it lacks them (the checkpoint literals the file's last block
-        lacked, the start lines' `world_size`, a head block's signs of a relaying logger)."""
+        lacked, the start lines' `world_size`, a head block's signs of a relaying logger, the
+        rank tags' line start when the last block held none)."""
         following = self._following()
         folded = block.translate(FOLD)
         probe = self._shape_probe(block) if head and self.shape is None else None
         lacking = self.checkpoint_lines.lacking() if self.checkpoint_lines is not None else ()
         lacking += relay_signs(probe) + self._start_signs()
+        if self.rank_tags is not None:
+            lacking += self.rank_tags.signs()
         notable, settled = self.filter.notable_and_lacking(folded, lacking)
+        if self.rank_tags is not None:
+            self.rank_tags.read(block, folded, settled)
         if head:
             self.hints.read_head(block)
             if probe is not None:  # a logger relaying its workers' INFO has no skippable shape

@@ -39,6 +39,7 @@ from analyzers.formats.indented import IndentedMessageTracker
 from analyzers.formats.lines import parse_line
 from analyzers.formats.memory_checker import MemoryCheckerTracker
 from analyzers.formats.paste import PLAIN, learn_paste_layout
+from analyzers.formats.rank_tags import RankTags
 from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.stack_dump import StackDumpTracker
 from analyzers.formats.start_lines import StartLines
@@ -108,6 +109,7 @@ class _FileScanner(QuietEnd, BlockPass):
             or node_local_rank(info.path) is not None
         )
         super().__init__(info, HeadHints(year_from_name(info.path), want_rank=want_rank))
+        self.rank_tags = RankTags() if want_rank else None
         self.checkpoints = checkpoints
         self.prefilter = load_prefilter()
         self.filter = BlockFilter.build(self.prefilter, checkpoints)
@@ -289,6 +291,8 @@ class _FileScanner(QuietEnd, BlockPass):
         if year is None and (self.partial or pending):
             self.facts[YEAR_LESS] = self._year_less(pending)
         self.hints.store(self.facts, self.info.rank, self.ranks_seen)
+        if self.rank_tags is not None:
+            self.rank_tags.store(self.facts)
         if self.info.rank is None and self.info.kind in (FileKind.RANK_LOG, FileKind.OTHER):
             track = self.facts.get("checkpoints")
             first = track.line[0] if track is not None and len(track) else None

@@ -282,6 +282,28 @@ def test_a_service_log_line_its_writer_marked_error_is_a_bare_failure_even_unkno
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Not_Supported_API(EK0004) ... this interface on the current chip",
+        "Device_Absent/Abnormal(EL0001):",
+        "Resource_Error_Insufficient_Host_Memory(EH0010) …",
+    ],
+)
+def test_an_error_manager_record_no_rule_reads_is_a_bare_failure(text: str) -> None:
+    """Its class name looks like a call in pasted code; the code in parentheses says it is a
+    record of a failure (docs/labelling.md#an-error-manager-headline-whose-sentence-was-elided)."""
+    assert classify_event(event(text), 0, KNOWLEDGE).tier >= TIER_GENERIC
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["checkpoint_loader(2024) ... done", "Not_Supported_API ... see the list of classes"],
+)
+def test_a_call_with_a_number_or_a_class_without_code_is_no_record(text: str) -> None:
+    assert classify_event(event(text), 0, KNOWLEDGE).tier < TIER_GENERIC
+
+
+@pytest.mark.parametrize(
     "raw",
     [
         "ERROR 05-06 10:00:02 [engine.py:409] Slot table for bucket 12 holds stale owner 7",

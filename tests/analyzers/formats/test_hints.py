@@ -174,35 +174,10 @@ def test_a_rank_mentioned_without_a_size_is_no_start_line():
     assert "start_rank" not in scan_text("log_3.log", line).facts
 
 
-SHARED_CONSOLE = (
-    b"W1205 10:40:01.123000 4411 torch/distributed/run.py:793] *****************************\n"
-    b"[rank1]:W1205 10:40:09.512000 4421 torch/distributed/distributed_c10d.py:2889] "
-    b"Some parameters are unused\n"
-    b"[rank0]: Traceback (most recent call last):\n"
-    b"[rank0]: RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x32)\n"
-)
-
-
-def test_a_shared_console_names_every_rank_whose_tagged_lines_it_holds():
-    hints = HeadHints(year_from_name=None)
-    hints.read_head(SHARED_CONSOLE)
-    facts: dict[str, object] = {}
-    hints.store(facts, None, Counter())
-    assert facts["tagged_ranks"] == [0, 1]
-
-
-def test_one_ranks_tagged_lines_are_that_files_rank_not_a_shared_console():
+def test_one_ranks_tagged_lines_name_that_rank_as_the_files():
+    """Which ranks a console the ranks share holds is read by `formats.rank_tags`."""
     hints = HeadHints(year_from_name=None)
     hints.read_head(b"[rank3]: Traceback (most recent call last):\n[rank3]: ValueError: bad\n")
     facts: dict[str, object] = {}
     hints.store(facts, None, Counter())
-    assert "tagged_ranks" not in facts
     assert facts["rank_hint"] == 3
-
-
-def test_a_rank_tag_inside_a_line_is_no_line_of_that_rank():
-    hints = HeadHints(year_from_name=None)
-    hints.read_head(b"[rank0]: waiting for [rank2]: to join\n[rank0]: still waiting\n")
-    facts: dict[str, object] = {}
-    hints.store(facts, None, Counter())
-    assert "tagged_ranks" not in facts

@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 
 from analyzers.checkpoints.patterns import CheckpointMatcher
-from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan, RankStatus
+from analyzers.core.types import (
+    Correlation,
+    Event,
+    EventKind,
+    FileInfo,
+    FileKind,
+    FileScan,
+    RankStatus,
+)
 from analyzers.ingest.layout import classify_path
 from analyzers.scan.member import scan_file
 from analyzers.timeline.correlate import correlate
@@ -223,6 +231,41 @@ def test_a_rank_whose_only_line_in_a_shared_console_is_a_warning_ran(tmp_path):
     assert correlation.world_size == 2
     assert correlation.missing_ranks == []
     assert str(_by_rank(correlation)[0].status) == "error"
+
+
+LONG_CONSOLE_START = (
+    "[rank{0}]:I1205 10:40:01.000000 441{0} train.py:20] init process group: backend=gloo "
+    "rank={0} world_size=3\n"
+)
+LONG_CONSOLE_STEP = "[rank0]:I1205 10:40:{0:02d}.000000 4410 train.py:41] step {1} loss 1.25\n"
+LONG_CONSOLE_END = (
+    "[rank0]: Traceback (most recent call last):\n"
+    "[rank0]: RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x32)\n"
+)
+
+
+def _long_console(tmp_path, late_line: str) -> Correlation:
+    """Ranks 0 and 1 start, rank 0 then prints ~140 KiB of steps, more than twice the head
+    the hints read (64 KiB), before `late_line` and rank 0's failure."""
+    steps = "".join(LONG_CONSOLE_STEP.format(i % 60, i) for i in range(2_000))
+    text = LONG_CONSOLE_START.format(0) + LONG_CONSOLE_START.format(1) + steps
+    (tmp_path / "job").mkdir()
+    (tmp_path / "job" / "console.log").write_text(text + late_line + LONG_CONSOLE_END)
+    return correlate(_scan_tree(tmp_path), None)
+
+
+def test_a_rank_whose_only_tagged_line_comes_far_past_the_head_ran(tmp_path):
+    late = "[rank2]:W1205 10:41:09.512000 4412 torch/distributed/distributed_c10d.py:2889] "
+    correlation = _long_console(tmp_path, late + "Some parameters are unused\n")
+    assert correlation.world_size == 3
+    assert correlation.missing_ranks == []
+
+
+def test_a_rank_tag_inside_a_message_far_past_the_head_is_no_line_of_that_rank(tmp_path):
+    late = "[rank0]:W1205 10:41:09.512000 4410 train.py:57] still waiting for [rank2]: to send\n"
+    correlation = _long_console(tmp_path, late)
+    assert correlation.world_size == 3
+    assert correlation.missing_ranks == [2]
 
 
 def test_hang_without_any_error():
