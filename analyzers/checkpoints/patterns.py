@@ -218,6 +218,15 @@ _CONFIRMED_LITERALS = {
 }
 _MAX_PREFIXES = 12
 # the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
+# The record's source set right-aligned at the end of its first row, as rich's console
+# (`Console.log`) and logging handler write it: `[17:45:27] load weights passed      infer.py:197`.
+# Only after two or more blanks: a message that names a file keeps it.
+_PATH_COLUMN = regex_programs.compile(r"[ \t]{2,}[\w.-]+\.py:\d+[ \t]*$")
+# A rank written as a word and its number with a blank after it and no colon
+# (`console.log(f"rank {rank} {msg}")`: `rank 3 load weights passed`). Cut only when the rest
+# is a checkpoint of its own, so each rank's line reads as its peers' do.
+_RANK_WORDS = regex_programs.compile(r"(?i:rank)[ \t]+\d+[ \t]+(?=\S)")
+_PEER_ROLES = frozenset({"wait", "send", "group"})
 _REQUEST_TAG = regex_programs.compile(
     r"[\[(]?\s*(?i:req(?:uest)?)(?:[ _-]?(?i:id))?(?:\s*[=:#-]\s*|\s+|[_-])#?\d+\s*[\])]?[\s:|,/-]*"
 )
@@ -250,9 +259,17 @@ class CheckpointMatcher:
         return hit
 
     def _classify(self, message: str) -> CheckpointHit | None:
-        body = _SPACES.sub(" ", strip_prefixes(message, self._knowledge.prefix))
+        body = strip_prefixes(message, self._knowledge.prefix)
+        body = _SPACES.sub(" ", _PATH_COLUMN.sub("", body) if ".py:" in body else body)
         if not body:
             return None
+        ranked = _RANK_WORDS.match(body)
+        if ranked is not None:
+            hit = self._classify(body[ranked.end() :])
+            # a line about other ranks (`rank 2 waiting for rank 3`) may be a coordinator's
+            # report on rank 2, so only progress is read past the rank
+            if hit is not None and hit.role not in _PEER_ROLES:
+                return hit
         for rule in self._rules:
             hit = rule.hit(body)
             if hit is not None:

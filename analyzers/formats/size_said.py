@@ -9,7 +9,8 @@ key: they often hold the config file's path, which is what differs when one rank
 file. A rank that alone states another width than its peers under the same name built tensors
 of other sizes, and its messages in a collective had other byte counts
 (`causal/culprits.py`). Only names of widths count (hidden, model, embedding, head and
-feed-forward sizes, the vocabulary): a layer count or a learning rate does not change what a
+feed-forward sizes, the vocabulary, a mixture of experts' capacity in tokens, which sizes the
+buffers its tokens are exchanged in): a layer count or a learning rate does not change what a
 collective sends.
 """
 
@@ -24,10 +25,10 @@ MAX_STATEMENTS = 16  # per file
 _SIZE = re.compile(
     rb"(?<![\w.])(hidden(?:_size|_dim)?|d_model|n_embd|embed(?:ding)?_dim|model_dim|"
     rb"intermediate_size|ffn(?:_hidden)?_(?:size|dim)|num_(?:attention_)?heads|head_dim|"
-    rb"vocab_size)[\"']?[ \t]*[=:][ \t]*(\d{1,9})(?![\w.])"
+    rb"vocab_size|(?:moe_|expert_)?capacity)[\"']?[ \t]*[=:][ \t]*(\d{1,9})(?![\w.])"
 )
 # every statement holds one of these: a head holding none is not searched
-GATES = (b"hidden", b"d_model", b"n_embd", b"_dim", b"_size", b"heads")
+GATES = (b"hidden", b"d_model", b"n_embd", b"_dim", b"_size", b"heads", b"capacity")
 
 
 def size_statements(low: bytes, limit: int = MAX_STATEMENTS) -> list[list[str]]:

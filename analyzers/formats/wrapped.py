@@ -159,6 +159,15 @@ _STARTS = regex_programs.compile(
 # the message column (`RuntimeError: ...`) open such a message; a traceback header, a frame
 # (indented further), a quoted path or a caret row never continues one.
 _RICH_GATE = (b"INFO     ", b"ERROR    ", b"WARNING  ")
+# rich's console (`Console.log`) sets the time and the caller's source the same way with no
+# level column: the message starts at column 11, and a wrapped row is blank up to there, as a
+# record under a repeated second is too; only a record's first row ends in its source.
+#     [17:45:37] rank 0 model run failed:                                        infer.py:330
+#                [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553]
+#                Connection closed by peer [127.0.0.1]:43190. This is typically caused by a
+_CONSOLE_HEAD = regex_programs.compile(rb"(?:\[\d\d:\d\d:\d\d\]| {10}) \S.*\s[\w.-]+\.py:\d+\Z")
+_CONSOLE_GATE = regex_programs.compile(rb"(?m)^\[\d\d:\d\d:\d\d\] \S[^\n]*[ \t][\w.-]+\.py:\d+\r?$")
+_CONSOLE_COLUMN = 11
 _RICH_HEAD = regex_programs.compile(
     rb"(?:\[\d\d/\d\d/\d\d \d\d:\d\d:\d\d\] | {20}|\[\d\d:\d\d:\d\d\] | {11})"
     rb"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) +\S.*\s[\w.-]+\.py:\d+\Z"
@@ -178,8 +187,15 @@ _LEVEL_COLUMNS = frozenset((b"DEBUG    ", b"INFO     ", b"WARNING  ", b"ERROR   
 
 def _wrapped_rich_row(row: bytes) -> bool:
     """Byte test: blank for 20 columns and no level column after (a record under a repeated
-    second keeps its level at column 20)."""
-    return row[:20] == _BLANK_TIME and row[20:29] not in _LEVEL_COLUMNS
+    second keeps its level at column 20), or blank for the console's 11 with text at once and
+    no level column there."""
+    if row[:20] == _BLANK_TIME:
+        return row[20:29] not in _LEVEL_COLUMNS
+    return (
+        row[:11] == _BLANK_TIME[:11]
+        and row[11:12] not in (b" ", b"")
+        and row[11:20] not in _LEVEL_COLUMNS
+    )
 
 
 def _rich_row(row: bytes, column: int) -> bool:
@@ -247,7 +263,9 @@ class WrapJoiner:
         if not (_wrapped_rich_row(row) or _wrapped_rich_row(block[end + 1 : end + 30])):
             return False
         if self._rich is None:
-            self._rich = any(gate in block for gate in _RICH_GATE)
+            self._rich = any(gate in block for gate in _RICH_GATE) or bool(
+                _CONSOLE_GATE.search(block)
+            )
         return self._rich
 
     def _rich_rows(
@@ -269,7 +287,7 @@ class WrapJoiner:
                 column = _rich_column(above)
                 if column is not None:
                     break
-                if not any(_rich_row(above, c) for c in (20, 29)):
+                if not any(_rich_row(above, c) for c in (20, 29, _CONSOLE_COLUMN)):
                     return None
                 first = before
             else:
@@ -285,6 +303,8 @@ class WrapJoiner:
             after = block[end + 1 : after_end if after_end >= 0 else len(block)].rstrip(b"\r")
             if len(after) != width or not _rich_row(after, column):
                 break
+            if column == _CONSOLE_COLUMN and _CONSOLE_HEAD.match(after):
+                break  # the console's next record under a repeated second
             starts.append(end + 1)
             if after_end < 0:
                 end = len(block)
@@ -294,9 +314,9 @@ class WrapJoiner:
             return None
         ends = [*(start - 1 for start in starts[1:]), end]
         pieces = [block[a:b].rstrip(b"\r").rstrip(b" ") for a, b in zip(starts, ends, strict=True)]
-        head = _RICH_PATH.sub(b"", pieces[0]) if _RICH_HEAD.match(pieces[0]) else pieces[0]
-        pieces = [head, *(piece.lstrip(b" ") for piece in pieces[1:])]
-        return starts[0], end, starts, b" ".join(pieces)
+        opens = _RICH_HEAD.match(pieces[0]) or _CONSOLE_HEAD.match(pieces[0])
+        head = _RICH_PATH.sub(b"", pieces[0]) if opens else pieces[0]
+        return starts[0], end, starts, _joined(head, pieces[1:], column)
 
     def _joins(self, start: int, end: int) -> bool:
         """Whether the line after `block[start:end]` (`end`: its newline) continues it."""
@@ -498,6 +518,18 @@ def _reads_on(line: bytes, after: bytes) -> bool:
     return any(end.search(line) and start.match(after) for end, start in _SEAMS)
 
 
+def _joined(head: bytes, rows: list[bytes], column: int) -> bytes:
+    """A rich message's rows joined with a blank (rich wraps at words), except after a row
+    that holds one word reaching the column's right edge: rich folds a word longer than the
+    column there (`.../unbound_buffer.cc:7` / `8] Timed out ...`), so the word goes on."""
+    edge = max(len(row) for row in rows)
+    joined = head
+    for before, row in zip([head, *rows[:-1]], rows, strict=True):
+        folded = len(before) == edge and b" " not in before[column:]
+        joined += (b"" if folded else b" ") + row.lstrip(b" ")
+    return joined
+
+
 def _rich_column(row: bytes) -> int | None:
     """The message column of a row that opens a rich message: a record's first row (29 or
     20, by its time column), or an exception row at either message column."""
@@ -505,6 +537,8 @@ def _rich_column(row: bytes) -> int | None:
         if row[:1] == b"[":
             return 29 if row[3:4] == b"/" else 20
         return 29 if row[:20] == b" " * 20 else 20
+    if _CONSOLE_HEAD.match(row):
+        return _CONSOLE_COLUMN
     for column in (20, 29):
         if not row[:column].strip() and _RICH_OPENS.match(row, column):
             return column

@@ -21,8 +21,8 @@ from analyzers.checkpoints.patterns import CheckpointMatcher
         # a count before the words, or a time with neither bar nor level after it, stays
         ("42 INFO layer 1 passed", None),
         ("  842.7 ms layer 5 passed", None),
-        # a rank word with a space keeps its words
-        ("INFO rank 2 layer 5 passed", None),
+        # a rank word with a space is cut too when a checkpoint follows it
+        ("INFO rank 2 layer 5 passed", "layer 5 passed"),
     ],
 )
 def test_a_time_since_start_before_the_level_and_a_glued_rank_are_cut(line, expected):

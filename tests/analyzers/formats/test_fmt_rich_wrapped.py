@@ -76,3 +76,52 @@ def test_indented_lines_without_a_rich_record_stay_apart() -> None:
     first = diagnosis.first_error
     assert first is not None
     assert "912345678901 bytes" not in first.text or "you tried" not in first.text
+
+
+GLOO_PATH = "[/opt/src/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81]"
+# rich's console (`Console.log`): time (blank under a repeated second), message at column 11,
+# the caller's source right-aligned on a record's first row, no level column
+CONSOLE = _rich(
+    [
+        ("[09:14:02] rank 1 load weights passed", "serve.py:88"),
+        ("           rank 1   norm passed", "serve.py:61"),
+        ("[09:14:12] rank 1 model run failed:", "serve.py:140"),
+        # a word longer than the column is folded at its right edge, the rest wrapped at words
+        ("           " + GLOO_PATH[:62], ""),
+        ("           " + GLOO_PATH[62:] + " Timed out waiting 15000ms for recv operation", ""),
+        ("           to complete", ""),
+        ("Traceback (most recent call last):", ""),
+    ]
+)
+
+
+def test_a_wrapped_console_record_is_one_message_and_a_folded_word_stays_whole() -> None:
+    diagnosis = diagnose_text("log_1.log", CONSOLE)
+    first = diagnosis.first_error
+    assert first is not None
+    assert "unbound_buffer.cc:81] Timed out waiting 15000ms for recv operation to complete" in (
+        first.text
+    )
+    assert first.line == 3  # cited at the record's first row
+    assert "serve.py:140" not in first.text
+
+
+# the same rows as handler records under a repeated second: each stays a record of its own
+CONSOLE_RECORDS = _rich(
+    [
+        ("[09:14:12] rank 1 model run failed: see below", "serve.py:140"),
+        (
+            "           rank 1 Timed out waiting 15000ms for recv operation to complete",
+            "serve.py:141",
+        ),
+        ("           rank 1 shutting down", "serve.py:150"),
+    ]
+)
+
+
+def test_console_records_under_a_repeated_second_are_not_joined() -> None:
+    diagnosis = diagnose_text("log_1.log", CONSOLE_RECORDS)
+    first = diagnosis.first_error
+    assert first is not None
+    assert "shutting down" not in first.text
+    assert "see below" not in first.text or "Timed out" not in first.text

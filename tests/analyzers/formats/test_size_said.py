@@ -23,3 +23,9 @@ def test_counts_and_rates_are_no_widths() -> None:
 
 def test_statements_stop_at_the_limit() -> None:
     assert len(size_statements(b"hidden=8 " * 40, limit=3)) == 3
+
+
+def test_an_expert_capacity_is_a_width_and_its_factor_is_not() -> None:
+    low = b"17:41:44 | info     | rank 4/6 | building toy decoder: hidden=32 moe_capacity=10\n"
+    assert size_statements(low) == [["hidden", "32"], ["moe_capacity", "10"]]
+    assert size_statements(b"router: capacity_factor=1.25 experts=8\n") == []
