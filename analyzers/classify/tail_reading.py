@@ -13,10 +13,11 @@ works on it as on any other::
 A line that reads as code, or that says the job goes on (chatter), is never one, and the words
 alone never read a detail line indented under another, a version banner or a command, a
 debugger's frame, narration or table heading, a py-spy thread header (a stuck process
-inspected by hand), a search
-path, a tool's header listing its settings, or a notice the prefilter knows to be benign; a
-file's tail ending on checkpoints or INFO lines holds no line to read (`scan.quiet_tail`), so
-a real hang keeps its reading. Once any error line exists, the tails are dropped unread.
+inspected by hand), a search path, a tool's header listing its settings, or a notice the
+prefilter knows to be benign; a library's report on an optional helper of its own
+(`side_services`) is not read at all. A file's tail ending on checkpoints or INFO lines holds
+no line to read (`scan.quiet_tail`), so a real hang keeps its reading. Once any error line
+exists, the tails are dropped unread.
 """
 
 from __future__ import annotations
@@ -155,13 +156,21 @@ def _command(message: str) -> bool:
     return launch_command(message, prefilter) is not None
 
 
+def _side_service(message: str) -> bool:
+    """A library's report on an optional helper of its own that the job does not depend on
+    (`prefilter.yaml`'s `side_services`, torchvision's image codecs that did not load): no
+    event at any level, so no tail line either."""
+    services = load_prefilter().side_services
+    return services is not None and services.search(message) is not None
+
+
 def reads(event: Event, knowledge: Knowledge) -> str | None:
     """`RULE` when a signature reads the line, `WORDS` when only the hints or the learned
     words read it as a failure, None when nothing does. A line indented under another
     (a block's detail), that only states a version or that holds a command is read by the
     rules alone."""
     message = event.message or event.text
-    if reads_as_source(message) or is_chatter(message):
+    if reads_as_source(message) or is_chatter(message) or _side_service(message):
         return None
     if match_line(message, event.codes, knowledge):
         return RULE
