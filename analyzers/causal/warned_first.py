@@ -97,19 +97,31 @@ def announced_before(first: Classified, ordered: Sequence[Classified]) -> Classi
     """The earliest warning, before `first` in causal order, of a rule `first`'s rule lists
     under `warned_by` that names the same endpoint: a connect to a host whose name did not
     resolve times out, and the lookup warning printed before it is why. Another endpoint's
-    warning is another story (a harmless lookup of a different host)."""
+    warning is another story (a harmless lookup of a different host). A line that names no
+    endpoint (a store call's bare `DistNetworkError: Broken pipe`) is led by such a warning
+    of its own process only, the same file and rank: the client logged the socket call that
+    broke before the next call raised it."""
     if first.best is None or not first.best.signature.warned_by:
         return None
     wanted = _endpoints(first)
-    if not wanted:
-        return None
     rules = first.best.signature.warned_by
     for item in ordered:
         if item is first:
             return None
-        if item.best is not None and item.best.signature.id in rules and _endpoints(item) & wanted:
+        if item.best is None or item.best.signature.id not in rules:
+            continue
+        said_why = _endpoints(item) & wanted if wanted else _same_process(item, first)
+        if said_why:
             return item
     return None
+
+
+def _same_process(item: Classified, first: Classified) -> bool:
+    return (
+        item.event.kind == EventKind.WARNING
+        and item.event.file == first.event.file
+        and item.rank == first.rank
+    )
 
 
 def reported_before(first: Classified, ordered: Sequence[Classified]) -> Classified | None:

@@ -185,6 +185,9 @@ _PAIRS_TAIL = regex_programs.compile(
 # the host a multi-node job writes between the time and the rank tag (`%(asctime)s <host>
 # [rank5] INFO ...`): one word, only right before the rank tag
 _HOST_BEFORE_RANK = r"(?:[A-Za-z][\w.-]*\s+(?=\[(?i:rank)[ _]?\d+\]\s))?"
+# the host inside the rank tag's own brackets, as a multi-node job's format writes both
+# (`%(asctime)s [node1 rank3] INFO ...`, `[gpu-n02/rank 5]`): one word and a space or slash
+_HOST_IN_RANK_TAG = r"(?:[A-Za-z][\w.-]*[ /])?"
 # only the node-local rank in the tag (`%(asctime)s [local_rank1] INFO ...`, LOCAL_RANK of a
 # torchrun worker): read past, not taken for the rank; the file's place in its node's tree
 # says which rank wrote it
@@ -254,7 +257,9 @@ HEADERS = (
         + _DATE
         + r")\]?\s+"
         + _HOST_BEFORE_RANK
-        + r"(?:\[(?i:rank)[ _]?(?P<rank>\d+)\]\s+|"
+        + r"(?:\["
+        + _HOST_IN_RANK_TAG
+        + r"(?i:rank)[ _]?(?P<rank>\d+)\]\s+|"
         + _LOCAL_RANK_TAG
         + r")?"
         r"(?:-\s+[\w.]+\s+-\s+)?(?:\|\s+)?\[?"

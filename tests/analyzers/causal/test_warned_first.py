@@ -248,3 +248,39 @@ def test_a_no_route_warning_that_leads_the_summary_keeps_the_summary_s_confidenc
     led = diagnose_text("log_2.log", NO_ROUTE_THEN_SUMMARY)
     summary_only = diagnose_text("log_2.log", NO_ROUTE_THEN_SUMMARY.split("\n", 3)[3])
     assert led.confidence >= summary_only.confidence
+
+
+# A launcher agent whose store host went away: its store client logs the socket call that
+# broke, and its next store call raises the bare reason (times and addresses our own).
+AGENT_STORE_BROKE = """\
+[W1207 18:41:16.208705724 TCPStore.cpp:115] [c10d] recvVector failed on SocketImpl(fd=3, addr=[::ffff:127.0.0.1]:39110, remote=[::ffff:127.0.0.1]:29912): Failed to recv, got 0 bytes. Connection was likely closed. Did the remote server shutdown or crash?
+W1207 18:41:17.027000 13105 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 13363 closing signal SIGTERM
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/elastic/rendezvous/c10d_rendezvous_backend.py", line 118, in _call_store
+    return getattr(self._store, store_op)(*args, **kwargs)
+torch.distributed.DistNetworkError: Broken pipe
+"""
+
+AGENT_RAISE_ONLY = """\
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/elastic/rendezvous/c10d_rendezvous_backend.py", line 118, in _call_store
+    return getattr(self._store, store_op)(*args, **kwargs)
+torch.distributed.DistNetworkError: Broken pipe
+"""
+
+
+def test_the_store_client_s_warning_leads_its_process_s_bare_raise() -> None:
+    diagnosis = diagnose_text("node1/agent.log", AGENT_STORE_BROKE)
+    assert_reads(diagnosis, "hccl", first_error="recvVector failed on SocketImpl")
+
+
+def test_another_process_s_store_warning_does_not_lead_the_raise() -> None:
+    """Counterexample: the warning in another file is another process's call."""
+    diagnosis = diagnose_files(
+        {
+            "node0/agent.log": AGENT_STORE_BROKE.split("\n", 1)[0] + "\n",
+            "node1/agent.log": AGENT_RAISE_ONLY,
+        }
+    )
+    assert diagnosis.first_error is not None
+    assert "Broken pipe" in diagnosis.first_error.text

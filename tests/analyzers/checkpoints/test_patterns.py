@@ -1113,3 +1113,14 @@ def test_bracketed_layer_fields_are_every_ranks_checkpoints(tmp_path):
     assert {r.rank: r.last_checkpoint_qualified for r in report.ranks} == dict.fromkeys(
         range(4), "layer 2 / fwd done"
     )
+
+
+def test_a_rank_field_with_the_world_size_is_a_prefix():
+    line = "2026-12-07 18:41:12,949 | rank 0/6 | INFO | epoch 1 step 1 finished, loss=4.3260"
+    assert strip_prefixes(line) == "epoch 1 step 1 finished, loss=4.3260"
+    assert CheckpointMatcher().match(strip_prefixes(line)) == "epoch 1 step 1 finished"
+
+
+def test_a_rank_count_in_a_sentence_is_no_prefix():
+    line = "rank 3/8 joined the group"
+    assert strip_prefixes(line) == line

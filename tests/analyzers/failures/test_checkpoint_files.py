@@ -248,3 +248,32 @@ def test_other_missing_paths_and_notices_are_not_a_missing_step(line: str) -> No
     diagnosis = diagnose_text("log_0.log", line + "\n")
     rules = rules_of(diagnosis)
     assert "wl.checkpoint_step_path_missing" not in rules
+
+
+# A distributed checkpoint's save where a folder sits at one rank's shard file name; every rank
+# restates the gathered failure with that rank's traceback.
+SHARD_PATH_IS_A_FOLDER = """\
+2026-03-08 10:41:02,118 [RANK 0] INFO: Saving the checkpoint to /ckpt/run3/step-200.
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/opt/train/main.py", line 141, in save
+[rank0]:     dcp.save({"model": model.state_dict()}, checkpoint_id=path)
+[rank0]: torch.distributed.checkpoint.api.CheckpointException: CheckpointException ranks:dict_keys([1])
+[rank0]: Traceback (most recent call last): (RANK 1)
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/filesystem.py", line 397, in _write_files_from_queue
+[rank0]:     with create_stream(file_name, "wb") as stream:
+[rank0]: IsADirectoryError: [Errno 21] Is a directory: '/ckpt/run3/step-200/__1_0.distcp'
+"""
+
+
+def test_a_shard_path_taken_by_a_folder_is_the_path_the_job_was_given() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    diagnosis = diagnose_text("job/log_0.log", SHARD_PATH_IS_A_FOLDER)
+    assert_reads(
+        diagnosis, "config", first_error="Is a directory", beside=("weight_load", "driver_env")
+    )
+
+
+def test_a_line_naming_a_folder_it_reads_is_no_failure() -> None:
+    text = "2026-03-08 10:41:02,118 [RANK 0] INFO: /ckpt/step-3 is a directory, loading the sharded checkpoint\n"
+    diagnosis = diagnose_text("job/log_0.log", text)
+    assert diagnosis.category != "config", diagnosis.root_cause

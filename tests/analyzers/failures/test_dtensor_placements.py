@@ -87,3 +87,36 @@ def test_a_flatten_of_several_dimensions_one_of_them_sharded_is_the_plan() -> No
         first_error="with dimension 2 being sharded",
         rule="cfg.dtensor_placement_refused",
     )
+
+
+# The propagator's own rule-based path words its refusal `failed on op <schema>` (with the
+# rule's reason on an `Error:` line below, or `!` and no reason), not `failed for <schema>`.
+RULE_PATH_FRAMES = """\
+2026-03-02T08:14:05.104417Z   File "/opt/venv/lib/python3.12/site-packages/torch/distributed/tensor/_sharding_prop.py", line 451, in propagate_op_sharding_non_cached
+2026-03-02T08:14:05.104421Z     raise RuntimeError(
+"""
+
+
+def test_the_rule_paths_wording_on_op_is_the_plan() -> None:
+    text = RULE_PATH_FRAMES + (
+        "2026-03-02T08:14:05.104430Z RuntimeError: Sharding propagation failed on op "
+        "Op(op=aten.addmm.default, args_schema=Spec(S(0) on (768,)), Spec(R on (6, 384)), "
+        "Spec(S(1) on (384, 768)) @ mesh: (2,)).\n"
+        "2026-03-02T08:14:05.104436Z Error: \n"
+        "2026-03-02T08:14:05.611002Z [rank1]:[W302 08:14:05.611002 ProcessGroupNCCL.cpp:1476] "
+        "Warning: WARNING: destroy_process_group() was not called before program exit, which "
+        "can leak resources.\n"
+    )
+    diagnosis = diagnose_text("worker.log", text)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="failed on op Op(op=aten.addmm.default",
+        rule="cfg.dtensor_placement_refused",
+    )
+    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_propagators_frame_alone_is_no_refusal() -> None:
+    diagnosis = diagnose_text("worker.log", RULE_PATH_FRAMES)
+    assert "cfg.dtensor_placement_refused" not in rules_of(diagnosis)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 IPYTHON_REFUSAL = """\
 File ~/envs/nb/lib/python3.10/site-packages/accelerate/launchers.py:131, in notebook_launcher(function, args, num_processes, mixed_precision, use_port)
@@ -30,6 +30,12 @@ Launching training on 2 GPUs.
 RuntimeError: CUDA has been initialized before the `notebook_launcher` could create a forked subprocess. This likely stems from an outside import causing issues once the `notebook_launcher()` is called.
 """
 
+# The launcher's debug check, run in the children before training, finding CUDA already started.
+DEBUG_CHECK = """\
+W1207 10:02:11.420000 88 torch/multiprocessing/spawn.py:169] Terminating process 131 via signal SIGTERM
+launch failed: An issue was found when verifying a stable environment for the notebook launcher.This likely stems from an outside import.
+"""
+
 PARENT_ACCELERATOR = """\
 ValueError: To launch a multi-GPU training from your notebook, the `Accelerator` should only be initialized inside your training function. Restart your notebook and make sure no cells initializes an `Accelerator`.
 """
@@ -41,6 +47,7 @@ ValueError: To launch a multi-GPU training from your notebook, the `Accelerator`
         (IPYTHON_REFUSAL, "avoid running any instruction using `torch.cuda`"),
         (LATER_WORDING, "could create a forked subprocess"),
         (PARENT_ACCELERATOR, "should only be initialized inside your training function"),
+        (DEBUG_CHECK, "verifying a stable environment for the notebook launcher"),
     ],
 )
 def test_a_notebook_launcher_refusing_to_fork_is_the_notebook_setup(text: str, words: str) -> None:
@@ -67,6 +74,12 @@ def test_a_spawned_worker_that_cannot_find_the_notebooks_function(module: str) -
     text = SPAWNED_CHILD.format(name="run_rank", module=module)
     diagnosis = diagnose_text("notebook/cell_output.txt", text)
     assert_reads(diagnosis, "config", first_error="Can't get attribute 'run_rank'")
+
+
+def test_a_note_that_the_environment_check_passed_is_no_refusal() -> None:
+    text = "DEBUG notebook launcher: verifying a stable environment, CUDA not initialized\n"
+    diagnosis = diagnose_text("notebook/cell_output.txt", text)
+    assert "cfg.notebook_launcher_after_device_start" not in rules_of(diagnosis)
 
 
 def test_a_whole_model_unpickled_by_another_script_is_not_a_worker_start() -> None:

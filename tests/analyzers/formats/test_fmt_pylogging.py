@@ -90,3 +90,17 @@ def test_a_bar_after_a_zoned_time_with_no_level_is_no_loguru_record():
     line = parse_line(text)
     assert line.level is None
     assert line.message == text
+
+
+def test_a_host_inside_the_rank_tag_s_brackets_gives_time_level_and_rank():
+    line = parse_line(
+        "2026-12-07 18:40:02,181 [node1 rank2] INFO train | step 1/12 done | loss 4.3518"
+    )
+    assert (line.level, line.rank) == ("INFO", 2)
+    assert line.time == datetime(2026, 12, 7, 18, 40, 2, 181000)
+    assert parse_line("2026-12-07 18:40:02,181 [gpu-n02/rank 5] ERROR model run failed").rank == 5
+
+
+def test_two_words_before_the_rank_in_its_brackets_are_no_host():
+    line = parse_line("2026-12-07 18:40:02,181 [two words rank2] INFO step 1 done")
+    assert (line.level, line.rank) == (None, None)

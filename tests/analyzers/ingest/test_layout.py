@@ -215,3 +215,17 @@ def test_a_rotation_rule_that_cannot_order_its_segments_fails_at_load(tmp_path, 
 )
 def test_host_folder(path, host):
     assert host_folder(path) == host
+
+
+# one torchrun agent's console per node folder, named after the agent
+AGENT_CONSOLES = [
+    ("job-6134386b/node0/agent.log", FileKind.LAUNCHER),
+    ("job/node1/agent_node1.txt", FileKind.LAUNCHER),
+    # counterexample: another program's agent, its name not starting with the word
+    ("ray/logs/dashboard_agent.log", FileKind.RANK_LOG),
+]
+
+
+@pytest.mark.parametrize(("path", "kind"), AGENT_CONSOLES, ids=[c[0] for c in AGENT_CONSOLES])
+def test_an_agent_s_console_is_a_launcher_log(path, kind):
+    assert classify_path(path) == (kind, None)
