@@ -217,7 +217,6 @@ _CONFIRMED_LITERALS = {
     b"req": Confirmation(re2.compile(_REQUEST_PHASE_START), (b" start", b" begin")),
 }
 _MAX_PREFIXES = 12
-# the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
 # The record's source set right-aligned at the end of its first row, as rich's console
 # (`Console.log`) and logging handler write it: `[17:45:27] load weights passed      infer.py:197`.
 # Only after two or more blanks: a message that names a file keeps it.
@@ -227,6 +226,7 @@ _PATH_COLUMN = regex_programs.compile(r"[ \t]{2,}[\w.-]+\.py:\d+[ \t]*$")
 # is a checkpoint of its own, so each rank's line reads as its peers' do.
 _RANK_WORDS = regex_programs.compile(r"(?i:rank)[ \t]+\d+[ \t]+(?=\S)")
 _PEER_ROLES = frozenset({"wait", "send", "group"})
+# the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
 _REQUEST_TAG = regex_programs.compile(
     r"[\[(]?\s*(?i:req(?:uest)?)(?:[ _-]?(?i:id))?(?:\s*[=:#-]\s*|\s+|[_-])#?\d+\s*[\])]?[\s:|,/-]*"
 )
