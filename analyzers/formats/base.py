@@ -85,6 +85,16 @@ class ParsedLine:
     tags: dict[str, str] = field(default_factory=dict)
 
 
+def peel_writer(line: ParsedLine, text: str, pattern: re.Pattern[str]) -> bool:
+    """Peel a prefix that only names the line's writer (a service column, a daemon, a quote
+    mark): it joins the writer's key and the rest of the line becomes the message."""
+    found = pattern.match(text)
+    if found:
+        line.stream_key += found.group(0).strip()
+        line.message = text[found.end() :]
+    return found is not None
+
+
 def last_with_text(tail: Sequence[tuple[int, ParsedLine]]) -> tuple[int, ParsedLine] | None:
     """The last (line number, line) of a file's tail whose message holds text: the line a
     log ends on, blank lines after it skipped."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from analyzers.core import regex_programs
 from analyzers.formats import outer_prefix
-from analyzers.formats.base import ParsedLine
+from analyzers.formats.base import ParsedLine, peel_writer
 from analyzers.formats.worker_tags import srun_tag
 
 # the task's line after the label keeps its indent when that indent is whole pairs of spaces
@@ -148,17 +148,9 @@ def peel_kubectl(line: ParsedLine, text: str) -> bool:
 
 def peel_compose(line: ParsedLine, text: str) -> bool:
     """docker compose's service column: the service is the writer."""
-    found = _COMPOSE.match(text)
-    if found:
-        line.stream_key += found.group(0).strip()
-        line.message = text[found.end() :]
-    return found is not None
+    return peel_writer(line, text, _COMPOSE)
 
 
 def peel_stage_tag(line: ParsedLine, text: str) -> bool:
     """vLLM-Omni's stage tag: the stage is the writer."""
-    found = _STAGE_TAG.match(text)
-    if found:
-        line.stream_key += found.group(0).strip()
-        line.message = text[found.end() :]
-    return found is not None
+    return peel_writer(line, text, _STAGE_TAG)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 
 from analyzers.core import regex_programs
-from analyzers.formats.base import ParsedLine
+from analyzers.formats.base import ParsedLine, peel_writer
 from analyzers.formats.launcher_tags import TORCHRUN
 
 _ORPHAN_SGR = regex_programs.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
@@ -58,20 +58,12 @@ _PROGRESS_DOTS = regex_programs.compile(r"\.{3,}(?=[^.\s])")
 def peel_orphan_colour(line: ParsedLine, text: str) -> bool:
     """A colour code that lost its ESC byte: Ray colours each worker's tag, so the code
     stays with the writer's key."""
-    found = _ORPHAN_SGR.match(text)
-    if found:
-        line.stream_key += found.group(0).strip()
-        line.message = text[found.end() :]
-    return found is not None
+    return peel_writer(line, text, _ORPHAN_SGR)
 
 
 def peel_quote(line: ParsedLine, text: str) -> bool:
     """A Markdown quote's mark: the line quoted keeps its own indent."""
-    found = _QUOTE.match(text)
-    if found:
-        line.stream_key += found.group(0).strip()
-        line.message = text[found.end() :]
-    return found is not None
+    return peel_writer(line, text, _QUOTE)
 
 
 def peel_code_span(line: ParsedLine, text: str) -> bool:

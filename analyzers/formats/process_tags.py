@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from analyzers.core import regex_programs
-from analyzers.formats.base import ParsedLine
+from analyzers.formats.base import ParsedLine, peel_writer
 from analyzers.formats.worker_tags import process_tag, rank_of
 
 _PROCESS_TAG = regex_programs.compile(
@@ -89,11 +89,7 @@ def peel_node_tag(line: ParsedLine, text: str) -> bool:
 
 def peel_ray_daemon(line: ParsedLine, text: str) -> bool:
     """One of Ray's own daemons (`(raylet)`): the daemon is the writer."""
-    found = _RAY_DAEMON.match(text)
-    if found:
-        line.stream_key += found.group(0).strip()
-        line.message = text[found.end() :]
-    return found is not None
+    return peel_writer(line, text, _RAY_DAEMON)
 
 
 def drop_repeat_count(line: ParsedLine) -> None:

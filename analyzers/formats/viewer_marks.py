@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from analyzers.core import regex_programs
 from analyzers.formats import outer_prefix
-from analyzers.formats.base import ParsedLine
+from analyzers.formats.base import ParsedLine, peel_writer
 
 _GREP_FILE = regex_programs.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
 
@@ -54,11 +54,7 @@ _TABLE_ROW = regex_programs.compile(
 def peel_grep_file(line: ParsedLine, text: str) -> bool:
     """grep's file name (and line number) before a CANN log's record: the file is the
     writer, since each plog file is one process's."""
-    found = _GREP_FILE.match(text)
-    if found:
-        line.stream_key += found.group(0).strip()
-        line.message = text[found.end() :]
-    return found is not None
+    return peel_writer(line, text, _GREP_FILE)
 
 
 def peel_line_number(line: ParsedLine, text: str) -> bool:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from analyzers.formats.base import ParsedLine, last_with_text, normal_level
+from analyzers.core import regex_programs
+from analyzers.formats.base import ParsedLine, last_with_text, normal_level, peel_writer
 
 
 def tail_of(*messages: str) -> list[tuple[int, ParsedLine]]:
@@ -27,3 +28,17 @@ def test_levels_are_read_in_one_spelling() -> None:
         "ERROR",
         None,
     ]
+
+
+def test_a_writer_prefix_joins_the_writer_key_and_leaves_the_message() -> None:
+    compose = regex_programs.compile(r"[\w.-]+-\d+\s+\|\s")
+    line = ParsedLine(text="trainer-1  | step 3 done", message="trainer-1  | step 3 done")
+    assert peel_writer(line, line.message, compose)
+    assert (line.stream_key, line.message) == ("trainer-1  |", "step 3 done")
+
+
+def test_a_line_without_the_prefix_is_left_as_it_is() -> None:
+    compose = regex_programs.compile(r"[\w.-]+-\d+\s+\|\s")
+    line = ParsedLine(text="step 3 done", message="step 3 done")
+    assert not peel_writer(line, line.message, compose)
+    assert (line.stream_key, line.message) == ("", "step 3 done")
