@@ -25,6 +25,11 @@ LOOKBACK_LINES = 8
 # they are the ones a first-error search needs.
 MAX_EVENTS = {EventKind.ERROR: 2000, EventKind.WARNING: 500}
 MAX_FACT_ITEMS = 1000
+# Past a cap, a line unlike every event of its kind so far (its digits aside) is still kept, up
+# to this many per kind: a long run can fill the cap with one repeated notice before the rank
+# fails, and its own error, printed last, must not be dropped with the repeats.
+MAX_LATE_SHAPES = 256
+_FOLD_DIGITS = str.maketrans("123456789", "000000000")
 
 
 class ScanSink:
@@ -36,6 +41,8 @@ class ScanSink:
         self.partial: list[tuple[Event, PartialTime]] = []  # times waiting for their year
         self.ranks_seen: Counter[int] = Counter()
         self.kept: Counter[EventKind] = Counter()  # events emitted per kind, kept or not
+        self.late_shapes: dict[EventKind, set[str]] = {}  # per kind, once its cap is full
+        self.late_kept: Counter[EventKind] = Counter()  # events kept past the cap, per kind
         self.block = b""
         self.block_first_line = 1
         self.previous_tail: list[tuple[int, bytes]] = []
@@ -60,6 +67,8 @@ class ScanSink:
     ) -> Event:
         self.kept[kind] += 1
         keep = self.kept[kind] <= MAX_EVENTS.get(kind, self.kept[kind])
+        if not keep:
+            keep = self._new_shape(kind, line.message.strip() if message is None else message)
         event = self.make_event(lineno, line, kind, source, message, rank, keep=keep)
         if isinstance(line.time, datetime):
             self.hints.saw_year(line.time.year)
@@ -73,6 +82,25 @@ class ScanSink:
             dropped = self.facts.setdefault("events_dropped", {})
             dropped[str(kind)] = dropped.get(str(kind), 0) + 1
         return event
+
+    def _new_shape(self, kind: EventKind, message: str) -> bool:
+        """Whether a message past its kind's cap differs from every event of that kind so far
+        (digits folded), while fewer than MAX_LATE_SHAPES such were kept; the shapes are built
+        from the kept events the first time the cap is passed."""
+        shapes = self.late_shapes.get(kind)
+        if shapes is None:
+            shapes = self.late_shapes[kind] = {
+                e.message.translate(_FOLD_DIGITS) for e in self.events if e.kind == kind
+            }
+            self.late_kept[kind] = 0
+        if self.late_kept[kind] >= MAX_LATE_SHAPES:
+            return False
+        shape = message.translate(_FOLD_DIGITS)
+        if shape in shapes:
+            return False
+        shapes.add(shape)
+        self.late_kept[kind] += 1
+        return True
 
     def make_event(
         self,

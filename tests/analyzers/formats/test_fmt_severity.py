@@ -145,3 +145,22 @@ def test_a_chat_transcript_with_a_glued_warning_cites_no_error() -> None:
         "USER: name three rivers\n" + GLUED_TORCH_WARNINGS[0] + "\nNile, Amazon, Yangtze.\n"
     )
     assert diagnose_text("chat.log", transcript).first_error is None
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        (
+            "Token indices sequence length is longer than the specified maximum sequence length"
+            " for this model (611 > 512). Running this sequence through the model will result in"
+            " indexing errors",
+            False,
+        ),
+        ("IndexError: index out of range in self", True),
+    ],
+    ids=["tokenizer-notice", "the-indexing-error-itself"],
+)
+def test_a_tokenizers_notice_of_an_over_long_sample_is_no_error(message: str, error: bool) -> None:
+    # a tokenizer warns of every sample longer than the model's maximum, each step of a long
+    # run; "will result in indexing errors" predicts a failure, it reports none
+    assert (classify(parse_line(message), load_prefilter()) is EventKind.ERROR) is error

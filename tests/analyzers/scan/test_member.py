@@ -305,3 +305,19 @@ def test_ranks_are_counted_alike_whether_one_or_several():
     assert scan_module._counted(array("i", [3] * 5)) == {3: 5}
     assert scan_module._counted(array("i", [3, -1, 3])) == {3: 2, -1: 1}
     assert scan_module._counted(array("b", [0, 0])) == {0: 2}
+
+
+def test_a_late_error_unlike_the_repeated_lines_that_filled_the_cap_is_still_kept():
+    # a long run repeats one error line until the cap is full; a different failure comes last
+    # and is kept, while a later twin of the repeated line is still only counted
+    line = "[ERROR] HCCL(42,python):2025-02-20-16:29:43.{n:03d}.398 [p2p_mgmt.cc:297][42]connected p2p timeout {i}\n"
+    storm = "".join(line.format(n=i % 1000, i=i) for i in range(2500))
+    late = "[ERROR] HCCL(42,python):2025-02-20-16:29:50.000.398 [op_base.cc:1203][42]HcclAllReduce failed, ret 7\n"
+    result = scan_text(
+        storm + late + line.format(n=1, i=9999),
+        kind=FileKind.PLOG,
+        path="plog/plog-42_20250220162700000.log",
+    )
+    assert len(result.events) == scan_module.MAX_EVENTS[EventKind.ERROR] + 1
+    assert result.events[-1].line == 2501
+    assert result.facts["events_dropped"] == {"error": 501}
