@@ -151,10 +151,12 @@ _NO_RANK_LOGGER = r"(?!\s*" + _RANK_LOGGER.replace("(?P<rank>", "(?:") + ")"
 # event padded to 30 columns, then the bound pairs (`console_pairs` reads them)
 CONSOLE_PAIRS_AT = 30
 # (a level name padded to 9 inside the brackets; the time before it, ISO with a Z, is peeled
-# first as a log collector's stamp would be, and given back by `lines`)
+# first as a log collector's stamp would be, and given back by `lines`; a TimeStamper given
+# a time of day only, `fmt="%H:%M:%S"`, writes the clock alone there)
+_CLOCK = r"\d\d:\d\d:\d\d(?:[.,]\d+)?"
 STRUCTLOG_CONSOLE = header(
     NAME,
-    r"(?:(?P<ts>" + _ZONED_DATE + r") )?\[(?=[a-z ]{9}\] )"
+    r"(?:(?P<ts>" + _ZONED_DATE + r"|" + _CLOCK + r") )?\[(?=[a-z ]{9}\] )"
     r"(?P<level>debug|info|warning|error|critical|exception|notset) *\] ",
     (
         ("debug", "DEBUG"),

@@ -192,3 +192,34 @@ def test_a_zero_return_of_the_ascend_registration_is_no_failure() -> None:
 def test_a_worker_the_spawn_cannot_pickle_is_config_and_the_ipc_warning_is_noise() -> None:
     diagnosis = diagnose_text("train/rank_0.log", SPAWN_PICKLE)
     assert_reads(diagnosis, "config", first_error="Can't pickle local object")
+
+
+SETTINGS_THAT_EXCLUDE_EACH_OTHER = """\
+[rank3]: Traceback (most recent call last):
+[rank3]:   File "/work/finetune_npu.py", line 58, in <module>
+[rank3]:     torch.npu.set_device(local_rank)
+[rank3]: RuntimeError: `max_split_size_mb` or `garbage_collection_threshold`, cannot be enabled with `expandable_segments`, please set `expandable_segments` to `False`.
+"""
+
+
+def test_allocator_options_that_exclude_each_other_are_the_settings() -> None:
+    # docs/labelling.md#an-allocator-that-refuses-its-settings-or-fails-its-own-checks: two
+    # options the allocator reads fine one by one but refuses together (torch_npu's check)
+    diagnosis = diagnose_text("rank3.log", SETTINGS_THAT_EXCLUDE_EACH_OTHER)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="cannot be enabled with `expandable_segments`",
+        rule="cfg.allocator_settings_refused",
+    )
+
+
+def test_advice_to_enable_expandable_segments_is_no_refusal() -> None:
+    text = (
+        "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.96 GiB total "
+        "capacity; 57.10 GiB already allocated). If reserved memory is >> allocated memory try "
+        "setting max_split_size_mb to avoid fragmentation.\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert diagnosis.category == "oom"
+    assert "cfg.allocator_settings_refused" not in {ev.rule for ev in diagnosis.evidence}

@@ -1582,6 +1582,15 @@ STRUCTLOG_CONSOLE = [
         ),
     ),
     (
+        # a TimeStamper given a time of day only (`fmt="%H:%M:%S"`): no date to read
+        "07:16:03 [info     ] load weights passed            checkpoint='load weights passed' rank=2",
+        ("load weights passed", "INFO", 2, None),
+    ),
+    (
+        "07:16:03.167 [info     ] norm passed                    checkpoint=norm layer=3 rank=1",
+        ("norm passed", "INFO", 1, None),
+    ),
+    (
         # prose that ends in pairs inside the first 30 columns is the event's own text
         "2026-12-05 07:16:03 [warning  ] init: backend=gloo rank=1",
         ("init: backend=gloo rank=1", "WARNING", None, datetime(2026, 12, 5, 7, 16, 3)),
