@@ -38,8 +38,8 @@ from analyzers.formats.literal_gate import GatedPattern, after_line_end, gated
 from analyzers.formats.outer_prefix import AGENT_TAG_BYTES, OUTER
 
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
-BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)
-PID_FRAMEWORK = "process"  # logging's `pid=N` field before the level (formats/pylogging.py)
+BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/logging_headers.py)
+PID_FRAMEWORK = "process"  # logging's `pid=N` field before the level (formats/logging_headers.py)
 # a line of such a process, from its time stamp; group 1 its pid, group 2 the rest
 # (`pid=N`, or logging's `%(process)d` bare before the level: group 2 then, the rest group 3).
 # Led by the line end before it, searched in `after_line_end(block)`.
