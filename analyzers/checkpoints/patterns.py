@@ -115,6 +115,9 @@ _EPOCH_DONE = (
     + b"|".join(_CLOSING_WORDS[:3])
     + rb")"
 )
+# a layer's own part closed with `ok` (`  norm ok`, `  MoE ok`), as the matcher's `submodule_ok`
+# rule reads it (the block is folded to lower case)
+_PART_OK = rb"(?:norm|attention|attn|mlp|ffn|forward|moe|experts?|router|gate|rotary|rope) ok"
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
     rb"to rank|"  # a hand-off's send line (`send hidden to rank 2`)
@@ -184,8 +187,8 @@ class Confirmation:
 # on the block as the block search folds it (lower case, digits as 0), so it needs no (?i);
 # RE2 runs it four times faster than `re` here (the literal recurs on every metric line).
 # ` ok` ends many a status line and `成功` many a Chinese one (`连接成功`): only a line that
-# names a layer (or a model's block) before its ` ok`, or a model run before its `成功`, can
-# be a checkpoint, and a block without one stays on the hot loop's single literal. `block` is in many a runtime's line (`blockDim`, a memory block):
+# names a layer (or a model's block) or a layer's own part (`  norm ok`) before its ` ok`, or
+# a model run before its `成功`, can be a checkpoint, and a block without one stays on the hot loop's single literal. `block` is in many a runtime's line (`blockDim`, a memory block):
 # only a numbered block with a verb of completion counts. `stage` and `phase` are in many a
 # pipeline's or server's line: only a numbered phase with its count and a verb counts, or a
 # stage of a step given as key=value fields with a verb.
@@ -196,7 +199,7 @@ _CONFIRMED_LITERALS = {
     ),
     b"iter": Confirmation(re2.compile(_ITER_VERB), _VERBS),
     b"group": Confirmation(re2.compile(_GROUP_LIST)),
-    b" ok": Confirmation(re2.compile(rb"(?:layer[ _-]?|l|block[ _-]?)0+[^\n]* ok")),
+    b" ok": Confirmation(re2.compile(rb"(?:layer[ _-]?|l|block[ _-]?)0+[^\n]* ok|" + _PART_OK)),
     b"block": Confirmation(re2.compile(_BLOCK_DONE), _VERBS[:3]),
     b"blk": Confirmation(re2.compile(_BLK_DONE), _VERBS[:3]),
     # per-microbatch metric lines (`micro_batch 23 loss=...`) are many; only a numbered

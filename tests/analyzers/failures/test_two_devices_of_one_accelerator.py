@@ -124,3 +124,28 @@ def test_the_newer_wording_inside_the_loader_wrapper_keeps_the_loader_reading() 
     diagnosis = diagnose_text("rank3.log", LOADER_WRAPPER_NEWER_WORDING)
     assert "op.tensors_on_two_accelerators" not in rules_of(diagnosis)
     assert "wl.parameter_copy_failed" in rules_of(diagnosis)
+
+
+TORCH1_TWO_GPUS = """\
+$ python tools/train_net.py --num-gpus 2 --config-file configs/demo_seg.yaml
+  File "/work/demo_seg/modeling/heads/prior_decoder.py", line 204, in decode
+    scores = torch.addmm(bias_sq + feats_sq, feats, table.t(), beta=1, alpha=-2)
+RuntimeError: expected device cuda:1 but got device cuda:0
+"""
+
+
+def test_torch1_wording_of_two_gpus_reads_as_a_split_model() -> None:
+    # torch 1.x's device check names the device it expected and the one it was given
+    diagnosis = diagnose_text("train.log", TORCH1_TWO_GPUS)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="expected device cuda:1 but got device cuda:0",
+        rule="op.tensors_on_two_accelerators",
+        beside=["config", "other"],
+    )
+
+
+def test_torch1_wording_with_the_host_is_not_two_accelerators() -> None:
+    text = "RuntimeError: expected device cuda:0 but got device cpu\n"
+    assert "op.tensors_on_two_accelerators" not in rules_of(diagnose_text("run.log", text))
