@@ -190,6 +190,15 @@ def srun_tag(task: int) -> str:
     return f"{SRUN_FRAMEWORK}:task={task}"
 
 
+HOST_FRAMEWORK = "host"  # pdsh's or clush's host label (formats/launcher_tags.py)
+
+
+def host_tag(host: str) -> str:
+    """The worker tag of a host label: like an srun task's number, it names a rank only when
+    the host's own lines say which one (one rank per host), never alone."""
+    return f"{HOST_FRAMEWORK}:{host}"
+
+
 def bracket_tag(indices: str) -> str:
     """The worker tag of SGLang's ` DP1 TP3` indices inside its time bracket."""
     return f"{BRACKET_FRAMEWORK}:{'_'.join(indices.split())}"
