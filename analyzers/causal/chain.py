@@ -11,6 +11,7 @@ from analyzers.core.checkpoint_timeline import epoch as epoch_of
 from analyzers.core.phrases import Said
 
 CLOCK_TOLERANCE_S = 2.0  # ranks' clocks and write buffering disagree by about this much
+MIN_WAITERS = 2  # one waiting rank is no pack to compare the others' waits against
 
 # Tiers of lines that report a failure of their own writer (not a wait on someone else).
 OWN_FAILURE_TIERS = (TIER_CAUSE, TIER_WRAPPED_CAUSE, TIER_UNKNOWN)

@@ -6,8 +6,9 @@ the ranks whose own failure falls in the causal window (`analyzers.causal.window
 when the first error is only a wait, the ranks the rank comparison singles out (killed,
 missing, divergent, the few ahead or behind, the few whose watchdog gave up on another work;
 `analyzers.causal.waited_on`), then what the waits themselves say (a rank that never reached
-the store its peers waited in, a rank waiting in another collective, a rank that arrived
-after the others gave up; `analyzers.causal.wait_places`).
+the store its peers waited in, `analyzers.causal.store_waits`; a rank waiting in another
+collective, `analyzers.causal.wait_places`; a rank that arrived after the others gave up,
+`analyzers.causal.late_arrivals`).
 
 Each choice comes with a clause saying why, about the culprits (`the first error names
 it`), for the sentence that explains a first error reported on another rank.
@@ -25,6 +26,7 @@ from analyzers.causal.exchanges import unmatched_exchange, unmatched_handoff
 from analyzers.causal.group_order import built_in_other_order
 from analyzers.causal.group_ranks import in_world
 from analyzers.causal.interrupted import interrupted_outside
+from analyzers.causal.late_arrivals import arrived_late
 from analyzers.causal.launched_ranks import stated_world_size, world_size_stated
 from analyzers.causal.local_ranks import global_ranks, killed_alongside, node_stopped_from_outside
 from analyzers.causal.lost_peers import ended_apart, lost_agent, ran_past_finished_peers
@@ -35,14 +37,12 @@ from analyzers.causal.object_source import unpickled_from_one
 from analyzers.causal.rank_dtypes import odd_dtype_rank, odd_rank_stated
 from analyzers.causal.rank_sources import narrowed_to_source
 from analyzers.causal.source_compared import odd_against_source
+from analyzers.causal.store_waits import keys_waited_for, unreached_store
 from analyzers.causal.wait_places import (
-    arrived_late,
     in_other_collective,
     joined_early,
-    keys_waited_for,
     lone_gather_receiver,
     skipped_group_collective,
-    unreached_store,
 )
 from analyzers.causal.waited_on import singled_out
 from analyzers.causal.watchdog_works import works_in_chain

@@ -1,7 +1,7 @@
 """The one rank that every unmatched pair of a logged ring exchange holds.
 
 Ranks of a ring or pipeline exchange that log both ends of it on one line (`sending kv to
-rank 3, waiting for kv from rank 1`, `timeline.rank_sequences`) say who should meet whom: a
+rank 3, waiting for kv from rank 1`, `timeline.marked_lines`) say who should meet whom: a
 rank's send meets the peer it names when that peer waits for it, its wait when that peer
 sends to it. A rank that sends to the wrong peer leaves two pairs unmatched, its own send
 (the peer waits for someone else) and the wait of the rank that expected it; a rank that

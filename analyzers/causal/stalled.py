@@ -75,7 +75,9 @@ def _blamed(
     peers = named_peers(correlation, scans)
     if peers and len(peers) < everyone:
         return peers, _waits_said(correlation, peers)
-    ahead = [r for r in correlation.ahead_ranks if r in stopped]
+    ahead = [r for r in correlation.ahead_ranks if r in stopped] or finished_ahead(
+        correlation, stopped
+    )
     earliest = fewest_checkpoints(correlation, stopped)
     if behind and len(behind) < everyone:
         return list(behind), _stopped_where(correlation, behind)
@@ -140,6 +142,22 @@ def blocked_sending(correlation: Correlation) -> set[int]:
 def waiting_for(correlation: Correlation, peers: Sequence[int]) -> list[int]:
     """The ranks whose last progress line waits for one of `peers`."""
     return sorted(w for w, p in correlation.waiting_on.items() if p in peers)
+
+
+def finished_ahead(correlation: Correlation, stopped: Sequence[int]) -> list[int]:
+    """The few ranks ahead of the pack that finished (printed their success line) while every
+    stopped rank stands at one checkpoint: a rank that completed the forward its peers are
+    still inside went past a collective they wait in (it skipped one), so it is what they
+    wait for (docs/labelling.md#a-rank-that-finished-while-its-peers-waited). A pack that
+    stopped at different places names its own ranks behind instead."""
+    finished = [
+        r.rank
+        for r in correlation.ranks
+        if r.rank in correlation.ahead_ranks and r.status == RankStatus.OK
+    ]
+    if not finished or _common_last(correlation, stopped) is None:
+        return []
+    return finished
 
 
 def fewest_checkpoints(correlation: Correlation, among: Sequence[int]) -> list[int]:

@@ -322,7 +322,12 @@ def _entry(event: Event) -> tuple[str, int, float, int | None, str | None]:
 
 
 def last_line_by_rank(track: CheckpointTrack) -> dict[int, int]:
-    """The line of each rank's last checkpoint in the file (NO_RANK: lines naming none)."""
+    """The line of each rank's last checkpoint in the file (NO_RANK: lines naming none).
+    A rank log names one rank throughout, which a count in C tells without a set of every
+    entry's rank."""
+    ranks, size = track.rank, len(track)
+    if size and len(ranks) == size and ranks.count(ranks[-1]) == size:
+        return {ranks[-1]: track.line[size - 1]}
     last: dict[int, int] = {}
     remaining = len(set(track.rank))
     for index in range(len(track) - 1, -1, -1):

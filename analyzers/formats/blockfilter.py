@@ -4,8 +4,10 @@ The block is lower-cased once (`bytes.lower`, ~1.5 GB/s); each keyword is then f
 `bytes.find`, which runs at memchr speed, and after a hit the search resumes at the end of
 that line. Python's `re` is only fast when a pattern starts with a literal (it then jumps
 between occurrences of it), so the prefilter's patterns do, and the checkpoint matcher's
-byte pattern is reduced to the literals its branches start with when it can be; a pattern
-without such literals falls back to a regex search over the raw block.
+byte pattern is reduced to the literals its branches start with when it can be
+(`formats.regex_literals`); a pattern without such literals falls back to a regex search over
+the raw block. A block of one logger's lines is read by its level words once the file's head
+taught the prefix they share (`formats.logger_shape`).
 """
 
 from __future__ import annotations
@@ -18,22 +20,14 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from analyzers.core.saferegex import compile_line_filter, compile_literal_union
-from analyzers.formats.base import RELAYED_ENGINES
 from analyzers.formats.line_led import LineLed, line_led
-from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES
+from analyzers.formats.regex_literals import literal_prefixes
 from analyzers.formats.severity import Prefilter
 from analyzers.ingest.line_index import LineIndex
-
-try:  # the parser behind `re`; only used to read literals, with a safe fallback
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - older/newer Pythons
-    sre_parse = None
 
 # Lower-cases and turns every digit into "0" in one pass: keyword search needs the case folded,
 # the line-shape counts below need times and numbers folded.
 FOLD = bytes.maketrans(bytes(range(65, 91)) + b"123456789", bytes(range(97, 123)) + b"0" * 9)
-_MIN_LITERAL = 3
-_ENOUGH = 5
 # literals a pass over a block looked for, and those of them it found
 Settled = tuple[tuple[bytes, ...], set[bytes] | frozenset[bytes]]
 
@@ -205,61 +199,6 @@ _QUIET_WORDS = (b"info ", b"debug ")
 _LOUD_WORDS = (b"warning ", b"error ", b"warn ", b"critical ", b"fatal ")
 
 
-def learn_shape(raw: bytes) -> bytes | None:
-    """The folded prefix before the level word of a logging line, e.g.
-    `[default3]:2026-11-29 07:25:37,216 [rank3] INFO layer 0 passed` ->
-    b"[default0]:0000-00-00 00:00:00,000 [rank0] "."""
-    folded = raw.translate(FOLD)
-    at = folded.find(b" info ")
-    return folded[: at + 1] if 0 < at < 160 else None
-
-
-# a worker's torch rank tag right after an INFO level word, folded (`info - [rank0]:`)
-_RANK_TAG_AFTER_INFO = rb"info (?:- |: |\| )?\[(?:rank|" + AGENT_ROLE_BYTES + rb")0+\]:"
-# what every match of it holds after the shape: the level word, a separator and the bracket
-_RANK_TAG_LEADS = (b"info [", b"info - [", b"info : [", b"info | [")
-# an engine's name after a tracing record's INFO and target (`info x::engine: vllm: `)
-_ENGINE_NAMES = tuple(name.lower().encode() for name in RELAYED_ENGINES)
-_ENGINE_AFTER_INFO = rb"info (?:[\w.-]+(?:::[\w.-]+)*: )?(?:" + b"|".join(_ENGINE_NAMES) + rb"): "
-# what every match of it holds: an engine's name and its colon, by a shared ending where
-# names share one (`vllm: `, `trtllm: ` and `tensorrt_llm: ` all end in `llm: `)
-_ENGINE_GATES = (b"llm: ", b"sglang: ")
-
-
-def relay_signs(shape: bytes | None) -> tuple[bytes, ...]:
-    """The literals `relays_workers` looks for in a block with this shape: the block's other
-    searches may settle them in their pass (`BlockFilter.notable_and_lacking`)."""
-    if shape is None:
-        return ()
-    return tuple(shape + word for word in _RANK_TAG_LEADS) + _ENGINE_GATES
-
-
-def relays_workers(folded: bytes, shape: bytes, settled: Settled = ((), frozenset())) -> bool:
-    """Whether the file's logger relays its workers' output: INFO records of the learned
-    shape whose message opens with a torch rank tag (`... - INFO - [rank3]: Traceback ...`)
-    or, in a tracing record, with an engine child's name (`... INFO x::engine: VLLM: ...`).
-    Their INFO is the relay's, so the shape's INFO lines cannot all be skipped as chatter
-    (`formats.lines` reads such a line by its words). `folded`: the block folded with FOLD.
-
-    Each form's search runs only where the bytes every match holds are there: led by the
-    shape, the rank-tag search is tried at every line of the shape (a file's whole head
-    block, read one line at a time), and the engine form backtracks over every INFO line's
-    first word, while a few literal searches rule most files out (`settled`: the literals
-    a pass over the block looked for already, and those of them it found)."""
-    looked, found = settled
-
-    def holds(word: bytes) -> bool:
-        return word in found if word in looked else word in folded
-
-    lead = re.escape(shape)
-    tagged = any(holds(shape + word) for word in _RANK_TAG_LEADS)
-    if tagged and re.search(lead + _RANK_TAG_AFTER_INFO, folded) is not None:
-        return True
-    if not any(holds(gate) for gate in _ENGINE_GATES):
-        return False
-    return re.search(lead + _ENGINE_AFTER_INFO, folded) is not None
-
-
 ODD_RANGE_BYTES = 16 * 1024
 
 
@@ -406,53 +345,3 @@ def _literal_union(words: tuple[bytes, ...]) -> Any:
     keywords, and escaping a hundred of them byte by byte (RE2 caches only the compile) took
     a third of a millisecond a file, paid twice per rank by a job of a thousand ranks."""
     return compile_literal_union(words)
-
-
-@lru_cache(maxsize=64)  # every file's filter asks again for the same checkpoint pattern
-def literal_prefixes(source: bytes) -> list[bytes] | None:
-    """Literals that every match of `source` starts with, one per branch, or None.
-
-    `(?i:passed|succe(?:ss|eded))` -> [b"passed", b"succe"]. None when some branch does not
-    start with at least `_MIN_LITERAL` literal bytes (then a literal search would not help).
-    """
-    if sre_parse is None:
-        return None
-    try:
-        parsed = sre_parse.parse(source)
-    except Exception:  # any parser trouble means "no literals"
-        return None
-    found = _prefixes(list(parsed))
-    if not found or any(len(word) < _MIN_LITERAL for word in found):
-        return None
-    return found
-
-
-def _prefixes(items: list[Any]) -> list[bytes] | None:
-    head = bytearray()
-    for op, value in items:
-        name = str(op)
-        if name == "LITERAL":
-            head.append(value)
-            continue
-        if len(head) >= _ENOUGH:  # `succe(?:ss|eded)` -> b"succe": fewer words to look for
-            return [bytes(head)]
-        if name == "SUBPATTERN":
-            inner = _prefixes(list(value[-1]))
-        elif name == "BRANCH":
-            inner = _branches(value[1])
-        else:
-            inner = None
-        if inner is None:
-            return [bytes(head)] if head else None
-        return [bytes(head) + word for word in inner]
-    return [bytes(head)] if head else None
-
-
-def _branches(branches: Iterable[Any]) -> list[bytes] | None:
-    words: list[bytes] = []
-    for branch in branches:
-        found = _prefixes(list(branch))
-        if not found:
-            return None
-        words.extend(found)
-    return words

@@ -26,6 +26,7 @@ import struct
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from analyzers.checkpoints.track import NAN, NO_RANK, CheckpointTrack
@@ -50,6 +51,8 @@ _NOT_A_CHECKPOINT = -1
 
 Parse = Callable[[bytes], ParsedLine]  # full parse of one raw line
 Match = Callable[[str], "str | None"]  # message -> normalised checkpoint text
+# (gate, the literals that end in it): gate None for a literal alone under its ending
+SuffixGates = tuple[tuple[bytes | None, tuple[bytes, ...]], ...]
 _Seen = tuple[int, int, float]  # text id (or -1), rank (or -1), the minute's epoch seconds
 _NONE_SEEN: dict[bytes, _Seen] = {}  # a minute with no line remembered yet (never written)
 # by literals: those the last block a process read lacked (the files of one job look alike)
@@ -678,17 +681,19 @@ def _appenders(track: CheckpointTrack) -> tuple[Callable[..., None], ...]:
     return track.text.append, track.line.append, track.time.append, track.rank.append
 
 
-def _suffix_gates(literals: tuple[bytes, ...]) -> list[tuple[bytes | None, list[bytes]]]:
-    """Literals grouped by their last `GATE` bytes; a group of one needs no gate."""
+@lru_cache(maxsize=8)
+def _suffix_gates(literals: tuple[bytes, ...]) -> SuffixGates:
+    """Literals grouped by their last `GATE` bytes; a group of one needs no gate. Every file
+    of a job asks with the same literals, so the grouping is made once."""
     groups: dict[bytes, list[bytes]] = {}
     for word in literals:
         groups.setdefault(word[-GATE:] if len(word) > GATE else word, []).append(word)
-    return [(gate if len(words) > 1 else None, words) for gate, words in groups.items()]
+    return tuple((gate if len(words) > 1 else None, tuple(words)) for gate, words in groups.items())
 
 
 def _find_gated(
     low: bytes,
-    gates: list[tuple[bytes | None, list[bytes]]],
+    gates: SuffixGates,
     found: set,
     looked: tuple[bytes, ...] = (),
 ) -> None:

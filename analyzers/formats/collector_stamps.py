@@ -64,7 +64,7 @@ from analyzers.formats.base import CANN_RECORD_AFTER_LEVEL, ParsedLine
 from analyzers.formats.timestamps import MONTH_NAMES
 
 _COLLECTOR_TIME = regex_programs.compile(outer_prefix.COLLECTOR_TIME + outer_prefix.AFTER)
-# what a program's own logging header writes after its time (`formats.pylogging`): an optional
+# what a program's own logging header writes after its time (`formats.logging_headers`): an optional
 # pid, rank tag or logger name, then the level (not basicConfig's `ERROR:root:`, which has no
 # time of its own), unless a time of the program's follows the level (vLLM) or the level in
 # brackets opens a CANN log's record or torch_npu's line

@@ -46,6 +46,7 @@ from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES, AGENT_TAG_BYTES, OU
 from analyzers.formats.schedule_said import GATES as SCHEDULE_GATES
 from analyzers.formats.schedule_said import MAX_STATEMENTS as MAX_SCHEDULES
 from analyzers.formats.schedule_said import schedule_statements
+from analyzers.formats.size_said import GATES as SIZE_GATES
 from analyzers.formats.size_said import MAX_STATEMENTS as MAX_SIZES
 from analyzers.formats.size_said import size_statements
 from analyzers.formats.source_said import GATES as SOURCE_GATES
@@ -65,6 +66,10 @@ _WORLD = gated(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
 _RANK_OF_WORLD = gated(
     rb"\n(?:\[" + AGENT_ROLE_BYTES + rb"\d{1,5}\]:)?\[?rank[ _]?(\d{1,6}) ?/ ?(\d{1,6})\b"
 )
+# the part of such a statement from `rank` on: a head of `[rank0] INFO` lines holds `rank` on
+# every line, where the pattern above tries its role tag at every line end, five times the
+# time this search for the rank's slash takes to find none
+_RANK_SLASH = regex_programs.compile(rb"rank[ _]?\d{1,6} ?/ ?\d")
 # a job's start line stating its rank beside the world size (`init process group: backend=gloo
 # rank=1 world_size=4`, `rank=1, world_size=4`); a rank alone may name a peer
 _START_RANK = gated(rb"(?<![\w.\[])rank=(\d{1,6})\b[^\n]{0,40}?world_size\s*[:=]\s*(\d{1,6})\b")
@@ -169,7 +174,7 @@ class HeadHints:
         self.world_sizes += [small_int(v) for v in _WORLD.findall(low) if small_int(v) > 0]
         self.world_sizes += [
             small_int(size)
-            for rank, size in _RANK_OF_WORLD.findall(led)
+            for rank, size in _ranks_of_world(led)
             if small_int(rank) < small_int(size)
         ]
         self.start_ranks.update(
@@ -292,6 +297,13 @@ def _seconds(found: tuple[bytes, ...]) -> float:
     return small_int(hours) * 3600.0 + small_int(minutes) * 60.0 + small_int(seconds)
 
 
+def _ranks_of_world(led: bytes) -> list[tuple[bytes, bytes]]:
+    """(rank, size) of each start print of a rank over the world size in a line-led head."""
+    if _RANK_SLASH.search(led) is None:
+        return []
+    return _RANK_OF_WORLD.findall(led)
+
+
 def _copies_behind_prefixes(low: bytes) -> bool:
     """Whether a block may hold copied lines behind a collector's prefix: torchrun's default
     tag anywhere, or a named role's tag in its first lines (a console of copied lines copies
@@ -302,9 +314,9 @@ def _copies_behind_prefixes(low: bytes) -> bool:
 
 @lru_cache(maxsize=1)
 def _head_literals() -> LiteralSet:
-    """The literals the searches of a lower-cased head ask for: its gates, the dtype and
-    broadcast-source and pipeline-schedule words and torchrun's tag, looked for in one pass
-    (`LiteralSet`)."""
+    """The literals the searches of a lower-cased head ask for: its gates, the dtype, model
+    width, broadcast-source and pipeline-schedule words and torchrun's tag, looked for in one
+    pass (`LiteralSet`)."""
     patterns = (_WORLD, _NPROC, _NODES, *_RANKS)
     gates = [pattern.gate for pattern in patterns if pattern.gate]
     return LiteralSet(
@@ -312,6 +324,7 @@ def _head_literals() -> LiteralSet:
             *gates,
             *head_gates(),
             *GATES,
+            *SIZE_GATES,
             *SOURCE_GATES,
             *SCHEDULE_GATES,
             _AGENT_TAG_END,

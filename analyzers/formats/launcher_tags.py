@@ -30,7 +30,7 @@ from __future__ import annotations
 from analyzers.core import regex_programs
 from analyzers.formats import outer_prefix
 from analyzers.formats.base import ParsedLine, peel_writer
-from analyzers.formats.worker_tags import srun_tag
+from analyzers.formats.worker_tags import host_tag, srun_tag
 
 # the task's line after the label keeps its indent when that indent is whole pairs of spaces
 # (a stack's frames, `  File ...`) or tabs (torch's list of a state dict's mismatches,
@@ -77,6 +77,7 @@ def peel_host(line: ParsedLine, text: str) -> bool:
     if found:
         line.stream_key += found.group(0).strip()
         line.tags["host"] = found.group(1)
+        line.tags.setdefault("worker", host_tag(found.group(1)))
         line.message = text[found.end() :]
     return found is not None
 

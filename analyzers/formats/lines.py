@@ -22,6 +22,7 @@ from analyzers.formats import (
     hiplog,
     jsonlines,
     keyvalue,
+    logging_headers,
     macalog,
     neuron_rt,
     outer_prefix,
@@ -57,7 +58,7 @@ HEADERS: tuple[Header, ...] = (
     *ucxlog.HEADERS,
     *trtllm_log.HEADERS,
     *d2log.HEADERS,
-    *pylogging.HEADERS,
+    *logging_headers.HEADERS,
     *epoch_stamp.HEADERS,
     *richlog.HEADERS,
     *syslog.HEADERS,
@@ -65,7 +66,7 @@ HEADERS: tuple[Header, ...] = (
 _ROUNDS = 3
 _RANK_IN_TEXT = regex_programs.compile(r"\bRank\[(\d+)\]")
 # A job that writes its own rank before each message, as ranks sharing one stdout do
-# (`rank 3:   norm passed`; with a time in front, `formats.pylogging` reads both). The label
+# (`rank 3:   norm passed`; with a time in front, `formats.logging_headers` reads both). The label
 # stays in the message (a signature may quote it); it only says who wrote the line.
 # The same label in brackets (`[rank 3]  norm passed`) is read alike, and so is Lightning's
 # `rank_prefixed_message` (`[rank: 3] Seed set to 42`), which its console handler writes after

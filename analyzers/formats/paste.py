@@ -42,7 +42,9 @@ and taken off each message read.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain, islice, tee
 
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.lines import parse_line
@@ -88,16 +90,20 @@ def learn_paste_layout(head: bytes) -> PasteLayout:
         lines.pop()  # a line the probe cut, or the block's final newline
     while lines and not lines[-1].strip():
         lines.pop()
-    filled = [line.rstrip(b"\r") for line in lines if line.strip()]
-    if not filled:
+    # read only as far as a reader asks: a program's log settles both indents at its first
+    # lines, and every file of a job of a thousand ranks is probed
+    filled = (line.rstrip(b"\r") for line in lines if line.strip())
+    first = list(islice(filled, MIN_LINES))
+    if not first:
         return PLAIN
-    if len(filled) < MIN_LINES:
-        return _short_paste(filled, whole=len(head) < PROBE_BYTES)
-    indent = _shared_indent(filled)
+    if len(first) < MIN_LINES:
+        return _short_paste(first, whole=len(head) < PROBE_BYTES)
+    for_indent, for_message = tee(chain(first, filled))
+    indent = _shared_indent(for_indent)
     return PasteLayout(
         indent=indent,
         double_spaced=_double_spaced(lines),
-        message_indent="" if indent else _shared_message_indent(filled),
+        message_indent="" if indent else _shared_message_indent(for_message),
     )
 
 
@@ -113,10 +119,11 @@ def _short_paste(filled: list[bytes], whole: bool) -> PasteLayout:
     )
 
 
-def _shared_indent(lines: list[bytes]) -> bytes:
-    first = lines[0]
+def _shared_indent(lines: Iterable[bytes]) -> bytes:
+    rest = iter(lines)
+    first = next(rest)
     indent = first[: len(first) - len(first.lstrip(b" \t"))]
-    for line in lines[1:]:
+    for line in rest:
         while indent and not line.startswith(indent):
             indent = indent[:-1]
         if not indent:
@@ -124,7 +131,7 @@ def _shared_indent(lines: list[bytes]) -> bytes:
     return indent if indent == b"\t" or len(indent) >= MIN_INDENT else b""
 
 
-def _shared_message_indent(lines: list[bytes]) -> str:
+def _shared_message_indent(lines: Iterable[bytes]) -> str:
     """The indent every line's message shares behind its collector prefix or colour code.
     Lines are parsed only while some indent is left: a program's log gives up at its first
     line, whose message starts at the margin. A line the collector wrote empty says nothing."""

@@ -41,9 +41,13 @@ _QUOTE = regex_programs.compile(r">[ \t]?(?=[ \t]*\S)|>[ \t]*$")
 
 # a tqdm frame: optional description, percent, bar, counts, [elapsed<left, rate, postfix];
 # a loop that redraws its bar more than once before its next line (an update, then
-# `set_postfix`) leaves several frames, their carriage returns read as blanks, all dropped
-_FRAME = r"[^|\n]{0,120}?\d{1,3}%\|[^|\n]{0,120}\|[^\[\]\n]{0,40}\[[^\[\]\n]{0,300}\]"
-_PROGRESS = regex_programs.compile(rf"(?:{_FRAME}\s+){{0,8}}{_FRAME}(?=\S)")
+# `set_postfix`) leaves several frames, their carriage returns read as blanks, all dropped.
+# Each frame is read once, from its description to its closing bracket, and never taken apart
+# again (an atomic group): a description may hold any text, so without it a line of frames
+# that no text follows (a process killed mid-bar, a bar `tqdm.write` cleared and redrew) is
+# tried split every way and the match backtracks for minutes.
+_FRAME = r"(?>[^|\n]{0,120}?\d{1,3}%\|[^|\n]{0,120}\|[^\[\]\n]{0,40}\[[^\[\]\n]{0,300}\])"
+_PROGRESS = regex_programs.compile(rf"(?:{_FRAME}\s++){{0,8}}{_FRAME}(?=\S)")
 # a frame whose postfix shows a loss or gradient norm that went non-finite (`8.4s/it,
 # step_loss=nan]`): that frame is the news, so it is not dropped as a wrapper of the next line
 _NONFINITE_POSTFIX = regex_programs.compile(

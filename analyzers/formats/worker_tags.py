@@ -38,8 +38,8 @@ from analyzers.formats.literal_gate import GatedPattern, after_line_end, gated
 from analyzers.formats.outer_prefix import AGENT_TAG_BYTES, OUTER
 
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
-BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)
-PID_FRAMEWORK = "process"  # logging's `pid=N` field before the level (formats/pylogging.py)
+BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/logging_headers.py)
+PID_FRAMEWORK = "process"  # logging's `pid=N` field before the level (formats/logging_headers.py)
 # a line of such a process, from its time stamp; group 1 its pid, group 2 the rest
 # (`pid=N`, or logging's `%(process)d` bare before the level: group 2 then, the rest group 3).
 # Led by the line end before it, searched in `after_line_end(block)`.
@@ -49,9 +49,10 @@ _PID_FIELD_LINE = regex_programs.compile(
     rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b))\]?[ \t]([^\n]*)"
 )
 # an `srun --label` task's line, behind an optional collector's time (`ts`, ISO or default):
-# group 1 the task, group 2 the task's line
+# group 1 the task, group 2 the task's line. Led by the line end before it, searched in
+# `after_line_end(block)`: `^` was tried at every byte of every head.
 _SRUN_TASK_LINE = regex_programs.compile(
-    rb"(?m)^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "
+    rb"(?m)\n(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "
     rb"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d )? {0,4}(\d{1,5}):  ?([^\n]*)$"
 )
 # a start line's word (`formats.start_lines`), over a lower-cased line
@@ -187,6 +188,15 @@ def srun_tag(task: int) -> str:
     """The worker tag of an `srun --label` task: its number names a rank only when the task's
     own lines say so (one task per rank), never alone (one launcher per node names a node)."""
     return f"{SRUN_FRAMEWORK}:task={task}"
+
+
+HOST_FRAMEWORK = "host"  # pdsh's or clush's host label (formats/launcher_tags.py)
+
+
+def host_tag(host: str) -> str:
+    """The worker tag of a host label: like an srun task's number, it names a rank only when
+    the host's own lines say which one (one rank per host), never alone."""
+    return f"{HOST_FRAMEWORK}:{host}"
 
 
 def bracket_tag(indices: str) -> str:
@@ -327,7 +337,7 @@ class TagHints:
         task relays: such a task is a node's or a driver's, and states no rank of its own."""
         tags: set[str] = set()
         relays: set[str] = set()
-        for found in _SRUN_TASK_LINE.finditer(block):
+        for found in _SRUN_TASK_LINE.finditer(after_line_end(block)):
             rest = found.group(2)
             tag = srun_tag(small_int(found.group(1).decode()))
             if rest.startswith(b"(") or _AGENT_TAG.match(rest):

@@ -101,7 +101,7 @@ def classify_path(path: str) -> tuple[FileKind, int | None]:
 def _unrotated(path: str) -> str:
     """A rotated segment is named and ranked like the live file it was cut from: a segment in
     the middle of a run often names no rank in its lines, so only its path can (the timeline
-    joins the segments in order, `analyzers/timeline/rank_sequences.py`)."""
+    joins the segments in order, `analyzers/timeline/rank_merge.py`)."""
     found = rotation_of(path)
     return found.live if found else path
 

@@ -124,7 +124,8 @@ def _diverged(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | 
 
 def _missing(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
     missing = correlation.missing_ranks if stated_world_size(scans) else []
-    present = [r.rank for r in correlation.ranks if r.rank not in missing]
+    gone = set(missing)
+    present = [r.rank for r in correlation.ranks if r.rank not in gone]
     if not missing or not present:
         return None
     ranks = tuple(missing)

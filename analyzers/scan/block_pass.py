@@ -20,15 +20,13 @@ from analyzers.core.types import FileKind
 from analyzers.formats.blockfilter import (
     FOLD,
     BlockFilter,
-    learn_shape,
     odd_ranges,
     plog_candidates,
-    relay_signs,
-    relays_workers,
     shaped_lines,
 )
 from analyzers.formats.checkpoint_lines import CheckpointLines
 from analyzers.formats.lines import parse_line
+from analyzers.formats.logger_shape import learn_shape, relay_signs, relays_workers
 from analyzers.formats.rank_tags import RankTags
 from analyzers.formats.start_lines import GATE as START_GATE
 from analyzers.formats.start_lines import StartLines, start_lines

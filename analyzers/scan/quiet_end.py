@@ -71,14 +71,18 @@ class QuietEnd(ScanSink):
     def _drop_cut_prefix_end(self) -> None:
         """A paste that stopped inside the prefix its lines share (writer tag, level, time)
         leaves a last line with no message of its own (`formats.cut_traceback.cut_in_prefix`):
-        whatever level word the cut kept, it reports nothing, so it is no error or warning."""
+        whatever level word the cut kept, it reports nothing, so it is no error or warning.
+        Only a file whose last line was read as one is asked about its cut: the two lines'
+        parses cost more than the rest of a short rank log's end."""
         if len(self.previous_tail) < 2 or not self.events:
             return
         (_, before), (last, raw) = self.previous_tail[-2:]
-        if not cut_in_prefix(parse_line(clean_line(raw)), parse_line(clean_line(before))):
-            return
         loud = (EventKind.ERROR, EventKind.WARNING)
         gone = [event for event in self.events if event.line == last and event.kind in loud]
+        if not gone or not cut_in_prefix(
+            parse_line(clean_line(raw)), parse_line(clean_line(before))
+        ):
+            return
         for event in gone:
             self.events.remove(event)
             self.kept[event.kind] -= 1

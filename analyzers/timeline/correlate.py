@@ -62,13 +62,14 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
     world_size = _world_size(world_size_hint, scans, by_rank)
     ranks = sorted(set(range(world_size or 0)) | set(by_rank))
     missing = [r for r in ranks if r not in by_rank or not by_rank[r].present]
-    timeline.ranks = {r: seq for r, seq in timeline.ranks.items() if r not in missing}
+    # a stated world of tens of thousands with few logs is all missing ranks: look them up in
+    # a set, or each of these passes is quadratic in the world size
+    gone = set(missing)
+    timeline.ranks = {r: seq for r, seq in timeline.ranks.items() if r not in gone}
     qualify(timeline)
     exits = elastic_exits(scans)
-    summaries = [
-        rank_summary(r, by_rank.get(r), timeline, r in missing, exits.get(r)) for r in ranks
-    ]
-    present = [r for r in ranks if r not in missing]
+    summaries = [rank_summary(r, by_rank.get(r), timeline, r in gone, exits.get(r)) for r in ranks]
+    present = [r for r in ranks if r not in gone]
     last, logs = _last_common(timeline, scans, present, rank_logs(scans, missing), world_size)
     counts = {s.rank: s.checkpoints for s in summaries if s.rank in present}
     # pipeline stages are microbatches apart by design; their counts form no pack
@@ -87,9 +88,9 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
         divergence_zh=split.sentence_zh,
         divergence_at=_divergence_at(timeline, split) if split.rank is not None else None,
         clock_offsets=clock_offsets(timeline),
-        waiting_on={r: p for r, p in timeline.waits.items() if r not in missing},
-        sending_to={r: p for r, p in timeline.sends.items() if r not in missing},
-        sent_alone={r: p for r, p in timeline.lone_sends.items() if r not in missing},
+        waiting_on={r: p for r, p in timeline.waits.items() if r not in gone},
+        sending_to={r: p for r, p in timeline.sends.items() if r not in gone},
+        sent_alone={r: p for r, p in timeline.lone_sends.items() if r not in gone},
         rank_logs=logs,
     )
 

@@ -36,7 +36,14 @@ from collections.abc import Iterable, Sequence
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import EventKind, FileScan
 from analyzers.formats.stack_dump import FACT as STACKS
-from analyzers.formats.worker_tags import Framework, Layout, parse_tag, rank_of
+from analyzers.formats.worker_tags import (
+    HOST_FRAMEWORK,
+    SRUN_FRAMEWORK,
+    Framework,
+    Layout,
+    parse_tag,
+    rank_of,
+)
 
 
 def assign_worker_ranks(scans: Sequence[FileScan]) -> Layout | None:
@@ -46,6 +53,9 @@ def assign_worker_ranks(scans: Sequence[FileScan]) -> Layout | None:
         return None
     layout = bundle_layout(scans, tags)
     stated = stated_ranks(scans)
+    for tag, rank in _ranks_torch_tagged(scans).items():
+        if tag not in stated and rank not in stated.values():
+            stated[tag] = rank
     for scan in scans:
         for event in scan.events:
             if event.rank is None and event.worker is not None:
@@ -60,6 +70,7 @@ def assign_worker_ranks(scans: Sequence[FileScan]) -> Layout | None:
     return layout
 
 
+TASK_PREFIXES = (f"{SRUN_FRAMEWORK}:", f"{HOST_FRAMEWORK}:")
 _NAMED_PID = re.compile(r"\bpid[=: ]\s?(\d{1,9})\b")
 
 
@@ -101,6 +112,27 @@ def stated_ranks(scans: Sequence[FileScan]) -> dict[str, int]:
         for tag, ranks in ((scan.facts.get("worker_tags") or {}).get("stated") or {}).items():
             said.setdefault(tag, set()).update(ranks)
     single = {tag: next(iter(ranks)) for tag, ranks in said.items() if len(ranks) == 1}
+    claims = Counter(single.values())
+    return {tag: rank for tag, rank in single.items() if claims[rank] == 1}
+
+
+def _ranks_torch_tagged(scans: Sequence[FileScan]) -> dict[str, int]:
+    """An `srun --label` task (or a pdsh host) whose own lines carry torch's `[rankN]:` prefix
+    (the traceback torch writes when a rank dies) on every event it wrote, with one N only, that
+    no other task's lines carry: the task is that rank, as if its start line had said so. A task
+    relaying several ranks is a node's; one whose other errors name no rank (a paste that kept
+    one tagged line among untagged ones) states nothing."""
+    said: dict[str, set[int | None]] = {}
+    for scan in scans:
+        for event in scan.events:
+            worker = event.worker
+            if worker and worker.startswith(TASK_PREFIXES):
+                said.setdefault(worker, set()).add(event.rank)
+    single = {
+        tag: next(iter(ranks))
+        for tag, ranks in said.items()
+        if len(ranks) == 1 and None not in ranks
+    }
     claims = Counter(single.values())
     return {tag: rank for tag, rank in single.items() if claims[rank] == 1}
 

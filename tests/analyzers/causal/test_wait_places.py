@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.causal.wait_places import CLOCK_TOLERANCE_S
+from analyzers.causal.chain import CLOCK_TOLERANCE_S
 from tests.analyzers.excerpts import diagnose_files
 from tests.analyzers.job_bundles import (
     CLOSED,

@@ -86,6 +86,14 @@ def test_last_line_of_each_rank():
     assert last_line_by_rank(track) == {0: 3, 1: 2, -1: 4}
 
 
+def test_last_line_of_a_log_that_names_one_rank_throughout():
+    track = CheckpointTrack()
+    for line in (3, 5, 9):
+        track.add(0, line, NAN, 7)
+    assert last_line_by_rank(track) == {7: 9}
+    assert last_line_by_rank(CheckpointTrack()) == {}
+
+
 def test_the_parent_receives_small_ids_and_ranks_in_a_byte_each():
     track = CheckpointTrack()
     for line in range(1, 1001):

@@ -14,9 +14,10 @@ GLIBC_ASSERT = """\
 python3: /build/ringcomm/src/ring_buffer.cpp:212: void RingBuffer::push(size_t): Assertion `used + n <= capacity' failed.
 """
 
-# The same glibc line as pasted into Markdown inline code: the opening backtick became a quote.
+# A glibc line as pasted into Markdown inline code: the opening backtick became a quote. (A
+# kernel launcher's assertion in this form has its own reading: test_kernel_launcher_assertions.)
 GLIBC_ASSERT_PASTED = """\
-python3: /opt/epcomm/csrc/dispatch/permute.cu:377: void permute_launcher(Args) [with T = short unsigned int]: Assertion 'args.out_ptr != nullptr' failed.
+python3: /opt/epcomm/csrc/dispatch/slot_pool.cpp:377: void SlotPool<T>::release(Slot*) [with T = short unsigned int]: Assertion 'slot->owner != nullptr' failed.
 """
 
 # A kernel library's own assert macro, printed twice by two threads of the process.
@@ -64,7 +65,7 @@ def test_a_glibc_assert_is_the_first_error_of_a_log_with_no_other_failure() -> N
 def test_a_glibc_assert_pasted_with_a_straight_quote_is_the_same_assertion() -> None:
     diagnosis = diagnose_text("logs/rank12.log", GLIBC_ASSERT_PASTED)
     assert diagnosis.first_error is not None
-    assert "Assertion 'args.out_ptr != nullptr' failed" in diagnosis.first_error.text
+    assert "Assertion 'slot->owner != nullptr' failed" in diagnosis.first_error.text
     assert "native.assertion_failed" in {e.rule for e in diagnosis.evidence}
     assert "device_fault" in alternative_labels(diagnosis)
 

@@ -216,6 +216,27 @@ def test_an_old_socket_reset_warn_is_a_lost_peer() -> None:
     assert_reads(diagnosis, "hccl", first_error="Call to recv failed", beside=("device_fault",))
 
 
+# The oldest releases named the sending side after the system call, and printed the header's
+# line number after a space; the write that failed first is the first error, ahead of the
+# proxy thread's return code and the read that failed after it.
+OLDEST_SOCKET_WRITE_WARN = """\
+node7:2210:2291 [1] include/socket.h 398 NCCL WARN Call to write failed : Connection reset by peer.
+node7:2210:2291 [1] transport.cu:153 NCCL WARN transport.cu:153 ->2 [Proxy thread error]
+node7:2210:2291 [1] include/socket.h 398 NCCL WARN Call to recv failed : Connection reset by peer.
+"""
+
+
+def test_the_oldest_socket_write_warn_is_the_first_error() -> None:
+    diagnosis = diagnose_text("node7/train.log", OLDEST_SOCKET_WRITE_WARN)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Call to write failed",
+        rule="hccl.nccl_socket_io_failed",
+        beside=("device_fault",),
+    )
+
+
 # torch's `unhandled cuda error` with NCCL's failed runtime call under `Last error:`, as a
 # serving framework's worker logger prints it; the call's answer is the first error.
 CUDA_CALL_UNDER_UNHANDLED_ERROR = """\

@@ -6,7 +6,8 @@ from dataclasses import fields
 
 import pytest
 
-from analyzers.formats.blockfilter import FOLD, BlockFilter, relay_signs, relays_workers
+from analyzers.formats.blockfilter import FOLD, BlockFilter
+from analyzers.formats.logger_shape import relay_signs, relays_workers
 from analyzers.formats.severity import Prefilter, load_prefilter
 
 LACKING = (b" ok", b"succe", b"waiting for rank", b"world_size")

@@ -69,8 +69,9 @@ def test_seconds_readings_are_reused_across_files_without_changing_a_time():
 def test_literals_that_end_alike_are_looked_for_behind_their_shared_ending():
     literals = (b"passed", b"succe", b"from rank", b"waiting for rank", b"blocked on rank")
     gates = checkpoint_lines._suffix_gates(literals)
-    assert (b" rank", [b"from rank", b"waiting for rank", b"blocked on rank"]) in gates
-    assert (None, [b"passed"]) in gates
+    assert (b" rank", (b"from rank", b"waiting for rank", b"blocked on rank")) in gates
+    assert (None, (b"passed",)) in gates
+    assert checkpoint_lines._suffix_gates(literals) is gates  # every file asks alike
     found = checkpoint_lines.CheckpointLines(literals, None, None, None)  # type: ignore[arg-type]
     block = b"layer 0 passed\nwaiting for rank 3\n"
     assert found._present(block) == [b"passed", b"waiting for rank"]

@@ -1,9 +1,9 @@
 """A level in brackets that is read though its line holds no error word, or lost its blank.
 
-formats/pylogging.py reads a bracketed level (`[ERROR] text`) as the writer's level. A guide or
-a paste can lose the blank after the brackets (`[ERROR]The strategy is ...`): a capital word
-still opens the message there. knowledge/prefilter.yaml keeps `[critical]` among the keywords,
-since MindSpore's CRITICAL records can say only that a value is invalid
+formats/logging_headers.py reads a bracketed level (`[ERROR] text`) as the writer's level. A
+guide or a paste can lose the blank after the brackets (`[ERROR]The strategy is ...`): a capital
+word still opens the message there. knowledge/prefilter.yaml keeps `[critical]` among the
+keywords, since MindSpore's CRITICAL records can say only that a value is invalid
 (docs/labelling.md#a-distributed-start-up-that-finds-no-launcher). Values are our own.
 """
 

@@ -216,3 +216,9 @@ def test_a_collected_log_at_its_own_margin_keeps_every_message_as_written() -> N
 def test_a_collector_line_written_empty_does_not_hide_the_shared_indent() -> None:
     log = "trainer-1  |     first\ntrainer-1  | \ntrainer-1  |     second\ntrainer-1  |     third\n"
     assert learn_paste_layout(log.encode()).message_indent == "    "
+
+
+def test_an_indent_shared_by_the_first_lines_only_is_no_paste_indent() -> None:
+    lines = [f"    step {n} loss=2.{n}" for n in range(5)] + ["  step 5 loss=1.9"]
+    assert learn_paste_layout(("\n".join(lines) + "\n").encode()).indent == b"  "
+    assert learn_paste_layout(("\n".join([*lines, "step 6"]) + "\n").encode()) == PLAIN

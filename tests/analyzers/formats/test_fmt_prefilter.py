@@ -4,20 +4,18 @@ import pytest
 
 from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.core.types import EventKind
-from analyzers.formats import blockfilter
+from analyzers.formats import blockfilter, logger_shape
 from analyzers.formats.blockfilter import (
     FOLD,
     ODD_RANGE_BYTES,
     BlockFilter,
-    learn_shape,
-    literal_prefixes,
     odd_ranges,
     plog_candidates,
-    relays_workers,
     shaped_lines,
     shaped_scan,
 )
 from analyzers.formats.lines import parse_line
+from analyzers.formats.logger_shape import learn_shape, relays_workers
 from analyzers.formats.severity import classify, load_prefilter
 from analyzers.ingest.line_index import LineIndex
 
@@ -244,21 +242,6 @@ def test_what_the_traced_commands_print_is_read_as_before(line):
     assert classify(parse_line(line), PREFILTER) == EventKind.ERROR
 
 
-@pytest.mark.parametrize(
-    ("source", "expected"),
-    [
-        (rb"(?i:passed|succe(?:ss|eded))", [b"passed", b"succe"]),
-        (rb"(?i:layer \d+ done)", [b"layer "]),
-        (rb"step (?:\w)+ ok|epoch \d+", [b"step ", b"epoch "]),
-        (rb"\d+ passed", None),
-        (rb"ab|cd", None),
-        (rb"(?s:.)", None),
-    ],
-)
-def test_literal_prefixes_of_checkpoint_patterns(source, expected):
-    assert literal_prefixes(source) == expected
-
-
 def test_block_candidates_are_line_starts():
     block = b"ok line\nRuntimeError: boom\nnoise\nrank 3 timed out waiting\nSIGSEGV here\n"
     hits = BlockFilter.build(PREFILTER, None).candidates(block.lower())
@@ -416,7 +399,7 @@ def test_a_head_whose_info_lines_open_with_no_rank_tag_is_not_searched_for_one(m
     """Led by the shape, the rank-tag search is tried at every line; the bytes any match
     holds (`info [`, `info - [`, ...) are looked for first."""
     searched = []
-    monkeypatch.setattr(blockfilter.re, "search", lambda *args: searched.append(args))
+    monkeypatch.setattr(logger_shape.re, "search", lambda *args: searched.append(args))
     block = _SHAPED * 50 + _LOUD
     assert not relays_workers(block.translate(FOLD), learn_shape(_SHAPED))
     assert searched == []

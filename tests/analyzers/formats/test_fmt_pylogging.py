@@ -1,4 +1,4 @@
-"""Two logging formats jobs set for themselves (`analyzers/formats/pylogging.py`): Hydra's
+"""Two logging formats jobs set for themselves (`analyzers/formats/logging_headers.py`): Hydra's
 default job logging, `[%(asctime)s][%(name)s][%(levelname)s] - %(message)s`, and a Formatter
 that pads the level and writes the logger's name and a `rank=N` key before a bar, behind an
 ISO time zoned as `%z` writes it (`+0000`). Both give the time, the level, the rank and the

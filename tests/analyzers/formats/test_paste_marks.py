@@ -3,6 +3,8 @@ so the line reads as the process wrote it."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from analyzers.formats.base import ParsedLine
@@ -113,6 +115,33 @@ def test_several_redrawn_frames_go_together():
 )
 def test_bars_that_stay(text):
     assert peeled(peel_progress, text) is None
+
+
+def _redrawn_frames(count: int) -> str:
+    """A bar on stderr that `tqdm.write` cleared and redrew around each line written to
+    stdout: frames joined by carriage returns and blanking spaces, no newline between."""
+    clear = "\r" + " " * 52 + "\r"
+    frames = [
+        # before its first update tqdm knows no rate yet: `[00:00<?, ?it/s]`
+        f"\rrank5 prefill: {12 * (i // 3):3d}%|{'█' * (i // 3):10}| {i // 3}/8 [00:00<?, ?it/s]"
+        for i in range(count)
+    ]
+    return clear.join(frames)
+
+
+def test_a_bar_cut_off_by_a_killed_process_stays_a_line_and_is_read_at_once():
+    # the process died mid-bar: the frames are the whole line, nothing follows the last one;
+    # the frames are read one by one, so a long run of them cannot make the match backtrack
+    text = _redrawn_frames(6)
+    started = time.perf_counter()
+    assert peeled(peel_progress, text) is None
+    assert time.perf_counter() - started < 0.5
+
+
+def test_redrawn_frames_before_the_next_line_still_go():
+    line = peeled(peel_progress, _redrawn_frames(5).lstrip("\r") + OWN)
+    assert line is not None
+    assert line.message == OWN
 
 
 def test_a_compilers_progress_dots_go():

@@ -92,3 +92,14 @@ def test_ranks_stated_by_one_of_several_tagged_processes_are_theirs_not_the_file
     first = block.splitlines()[0] + b"\n"
     alone.read(first, first.lower())
     assert not alone.named_by_one_of_several({1})  # one process: its log may be the rank's
+
+
+def test_srun_tasks_state_their_ranks_from_the_heads_first_line_on():
+    hints = TagHints()
+    block = (
+        b"0: init process group: backend=hccl rank=0 world_size=2\n"
+        b"1: init process group: backend=hccl rank=1 world_size=2\n"
+        b"0: step 1 loss=2.31\n"
+    )
+    hints.read(block, block.lower())
+    assert hints.stated == {"srun:task=0": {0}, "srun:task=1": {1}}

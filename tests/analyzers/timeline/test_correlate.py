@@ -7,6 +7,7 @@ import io
 import json
 import shutil
 import tarfile
+import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -707,3 +708,22 @@ def test_an_older_rotated_segment_that_stops_mid_line_is_not_a_cut_log():
 def test_a_rank_log_that_ends_with_its_line_end_is_not_cut():
     ranks = _by_rank(correlate(_scan_files({"job/log_0.log": _WHOLE}), None))
     assert ranks[0].log_cut == []
+
+
+def test_a_rank_named_far_up_counts_every_rank_below_it_missing_without_slowing_down(
+    tmp_path,
+):
+    """A file naming a rank in the tens of thousands (a worker log named after its pid reads
+    as one) makes every rank below it a missing rank of the job; the correlation lists them
+    all, exactly, and its passes over them stay linear in the world size."""
+    (tmp_path / "log_0.log").write_text("[rank0] layer 0 passed\n")
+    (tmp_path / "worker-60000.err").write_text("step 3: loss 0.41\n")
+    started = time.process_time()
+    correlation = correlate(_scan_tree(tmp_path), None)
+    seconds = time.process_time() - started
+    assert correlation.world_size == 60_001
+    assert len(correlation.missing_ranks) == 59_999
+    assert correlation.missing_ranks[:2] == [1, 2]
+    assert len(correlation.ranks) == 60_001
+    # a quadratic pass over 60,000 ranks takes minutes; a linear one a fraction of a second
+    assert seconds < 20, seconds

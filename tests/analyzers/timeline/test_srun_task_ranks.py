@@ -144,3 +144,76 @@ def test_a_torchrun_console_through_ts_names_its_ranks(tmp_path: Path) -> None:
     assert report["diagnosis"]["culprit_ranks"] == [2]
     ranks = {r["rank"]: r.get("last_checkpoint_qualified") for r in report["ranks"]}
     assert ranks == {r: "layer 0 / attention passed" for r in range(4)}
+
+
+def _logged_task(rank: int, layers: int, error: str) -> list[str]:
+    """A task that logs its progress through Python logging and states no rank as it starts:
+    only torch's own `[rankN]:` prefix on the traceback it dies with names its rank."""
+    lines = []
+    for layer in range(layers):
+        for part in ("norm", "attention", "mlp"):
+            lines.append(f"2026-12-07 21:34:19,66{layer} INFO bisect: layer {layer} {part} passed")
+    lines.append(f"2026-12-07 21:34:19,700 INFO bisect: layer {layers} norm passed")
+    lines += [f"[rank{rank}]: Traceback (most recent call last):", f"[rank{rank}]: {error}"]
+    return lines
+
+
+def test_a_task_whose_traceback_carries_torch_s_rank_tag_gives_its_prints_that_rank(
+    tmp_path: Path,
+) -> None:
+    timeout = "RuntimeError: Timed out waiting 15000ms for recv operation to complete"
+    out: list[str] = []
+    for rank in (1, 0, 3, 2):  # task numbers in the order srun's collector wrote them
+        layers = 3 if rank == 2 else 2
+        out += [f"{rank}: {line}" for line in _logged_task(rank, layers, timeout)]
+    out.append("srun: error: node-0: task 0: Exited with exit code 1")
+    path = pack(tmp_path / "job.tar.gz", {"slurm-1.out": "\n".join(out) + "\n"}, top="job-1")
+    report = analyze(path, AnalyzeOptions(workers=1)).to_dict()
+    ranks = {r["rank"]: r.get("last_checkpoint_qualified") for r in report["ranks"]}
+    assert ranks == {
+        0: "layer 2 / norm passed",
+        1: "layer 2 / norm passed",
+        2: "layer 3 / norm passed",
+        3: "layer 2 / norm passed",
+    }
+
+
+def test_a_task_whose_lines_carry_two_torch_rank_tags_is_no_rank_s(tmp_path: Path) -> None:
+    """A task that relays two ranks' tracebacks (a node's launcher) names neither."""
+    out = ["0: layer 0 attention passed", "1: layer 0 attention passed"]
+    out += ["0: [rank0]: RuntimeError: x failed", "0: [rank1]: RuntimeError: x failed"]
+    out += ["1: [rank2]: RuntimeError: x failed"]
+    path = pack(tmp_path / "job.tar.gz", {"slurm-1.out": "\n".join(out) + "\n"}, top="job-1")
+    report = analyze(path, AnalyzeOptions(workers=1)).to_dict()
+    ranks = {r["rank"]: r.get("last_checkpoint_qualified") for r in report["ranks"]}
+    assert ranks.get(0) is None
+    assert ranks.get(1) is None
+    assert ranks.get(2) == "layer 0 / attention passed"
+
+
+def test_a_pdsh_host_whose_traceback_carries_one_torch_rank_tag_gives_its_prints_that_rank(
+    tmp_path: Path,
+) -> None:
+    """pdsh over hosts that run one rank each: the host label is read like an srun task's."""
+    out: list[str] = []
+    for rank in range(4):
+        lines = [f"step {3 * layer + 1:03d} | L{layer}.attention ok" for layer in range(2)]
+        if rank == 1:
+            lines += ["[rank1]: RuntimeError: ProcessGroupGloo::allgather: invalid tensor size"]
+        else:
+            lines += [_CLOSED.format(r=rank, port=41000 + rank)]
+        out += [f"node-{rank}: {line}" for line in lines]
+    out += [f"pdsh@login-0: node-{rank}: ssh exited with exit code 1" for rank in range(4)]
+    path = pack(tmp_path / "job.tar.gz", {"pdsh.log": "\n".join(out) + "\n"}, top="job-1")
+    report = analyze(path, AnalyzeOptions(workers=1)).to_dict()
+    ranks = {r["rank"]: r.get("last_checkpoint_qualified") for r in report["ranks"]}
+    assert ranks == {rank: "layer 1 / attention ok" for rank in range(4)}
+
+
+def test_a_pdsh_host_that_relays_several_ranks_names_none(tmp_path: Path) -> None:
+    out = ["node-0: layer 0 attention passed", "node-1: layer 0 attention passed"]
+    out += ["node-0: [rank0]: RuntimeError: x failed", "node-0: [rank1]: RuntimeError: x failed"]
+    out += ["node-1: [rank2]: RuntimeError: x failed", "node-1: [rank3]: RuntimeError: x failed"]
+    path = pack(tmp_path / "job.tar.gz", {"pdsh.log": "\n".join(out) + "\n"}, top="job-1")
+    report = analyze(path, AnalyzeOptions(workers=1)).to_dict()
+    assert all(r.get("last_checkpoint_qualified") is None for r in report["ranks"])
