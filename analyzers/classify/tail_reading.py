@@ -67,8 +67,10 @@ _DEBUGGER_FRAME = regex_programs.compile(
 # One word and a number (`Kernel 0`, a debugger's heading over the rows of one kernel)
 _LONE_WORD = regex_programs.compile(r"\s*[A-Za-z][\w-]*[\s:#=]+\d+\s*$")
 # Directories joined by colons, as a search-path value is (`/usr/sbin:/opt/x/bin:...`), whole
-# or the piece of an echoed command a terminal wrapped
-_SEARCH_PATH = regex_programs.compile(r"(?:[\w.+~-]*/[\w./+~-]*:){2,}")
+# or the piece of an echoed command a terminal wrapped. It is tried only where a run of path
+# characters starts: a match inside a run is also one from the run's start, and trying every
+# place inside a long run without colons costs the square of its length.
+_SEARCH_PATH = regex_programs.compile(r"(?<![\w./+~-])(?:[\w.+~-]*/[\w./+~-]*:){2,}")
 # What a debugger says of its own session while it attaches and loads symbols
 _DEBUGGER_NARRATION = regex_programs.compile(
     r"\s*(?:\[Thread debugging using \w+ enabled\]|Using host libthread_db library\b"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from analyzers.classify.hints import (
     without_echoed_command,
 )
 from analyzers.core.yamlcheck import KnowledgeError
+from analyzers.ingest.textio import MAX_LINE_CHARS
 
 HINTS = load_hints()
 
@@ -249,3 +251,13 @@ def test_the_shells_core_dump_in_another_language_votes_as_the_english_one(
     text: str, english: str
 ) -> None:
     assert vote(text) == vote(english) == "device_fault"
+
+
+def test_a_long_word_is_voted_on_at_once_and_an_api_status_still_votes_oom() -> None:
+    # a line of one long identifier (a hash, an underscore rule) as long as a line is kept;
+    # time.process_time counts this process's own work, so a loaded machine does not flake it
+    long_word = "_" * MAX_LINE_CHARS
+    assert vote("hipErrorOutOfMemory: out of memory on device 0") == "oom"  # loads the hints
+    started = time.process_time()
+    vote(long_word)
+    assert time.process_time() - started < 0.5

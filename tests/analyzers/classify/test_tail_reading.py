@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
@@ -9,6 +10,7 @@ from analyzers.classify.rules import load_knowledge
 from analyzers.classify.tail_reading import RULE, WORDS, read_tails, reads
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.formats.severity import load_prefilter
+from analyzers.ingest.textio import MAX_LINE_CHARS
 from analyzers.scan.quiet_tail import QUIET_TAIL, TAIL_SOURCE
 
 KNOWLEDGE = load_knowledge()
@@ -287,3 +289,14 @@ def test_a_server_stalled_after_its_gloo_groups_came_up_keeps_no_first_error(
     diagnosis = analyze(tmp_path, AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.category == "hang", diagnosis.root_cause
     assert diagnosis.first_error is None, diagnosis.first_error
+
+
+def test_a_long_run_of_path_characters_is_read_at_once_and_a_search_path_still_is_not() -> None:
+    # a line of one long token as long as a line is kept, no colon in it; process_time counts
+    # this process's own work, so a loaded machine does not flake the bound
+    assert reads(line(5, "/usr/sbin:/opt/x/bin:/home/user1/bin"), KNOWLEDGE) is None
+    assert reads(line(6, "a_short_token"), KNOWLEDGE) is None  # the first reading loads the hints
+    for token in ("_" * MAX_LINE_CHARS, ("/usr/lib/python3/site-packages" * 300)[:MAX_LINE_CHARS]):
+        started = time.process_time()
+        reads(line(7, token), KNOWLEDGE)
+        assert time.process_time() - started < 1.0
