@@ -39,22 +39,20 @@ def apart_why(correlation: Correlation, ranks: Sequence[int]) -> Said:
     ahead = all(r in correlation.ahead_ranks for r in ranks)
     subject = say("apart.subject", many=several(ranks))
     if ahead:
-        if mine:
-            text = say("apart.ran_on", subject=subject, checkpoint=mine)
-        else:
-            text = say("apart.ran_ahead", subject=subject)
-        if theirs:
-            text += say("apart.others_stopped", checkpoint=theirs)
-        else:
-            text += say("apart.of_others")
+        text = _said(mine, "apart.ran_on", "apart.ran_ahead", subject=subject)
+        text += _said(theirs, "apart.others_stopped", "apart.of_others")
         return text + say("apart.skipping")
-    if mine:
-        text = say("apart.stopped_at", subject=subject, checkpoint=mine)
-    else:
-        text = say("apart.stopped_early", subject=subject)
+    text = _said(mine, "apart.stopped_at", "apart.stopped_early", subject=subject)
     if theirs:
         text += say("apart.others_went_on", checkpoint=theirs)
     return text
+
+
+def _said(checkpoint: str | None, named: str, unnamed: str, **fields: Said) -> Said:
+    """The phrase that names the checkpoint when there is one, else the one that cannot."""
+    if checkpoint:
+        return say(named, checkpoint=checkpoint, **fields)
+    return say(unnamed, **fields)
 
 
 def last_of(ranks: Sequence[RankSummary], chosen: Sequence[int], inside: bool) -> str | None:
