@@ -1124,3 +1124,12 @@ def test_a_rank_field_with_the_world_size_is_a_prefix():
 def test_a_rank_count_in_a_sentence_is_no_prefix():
     line = "rank 3/8 joined the group"
     assert strip_prefixes(line) == line
+
+
+def test_a_path_column_is_cut_after_any_run_of_blanks_and_a_line_of_blanks_is_kept() -> None:
+    from analyzers.checkpoints.patterns import _PATH_COLUMN
+
+    assert _PATH_COLUMN.sub("", "a" + "\t" * 8192) == "a" + "\t" * 8192
+    assert _PATH_COLUMN.sub("", "load weights passed" + " " * 8000 + "infer.py:197  ") == (
+        "load weights passed"
+    )
