@@ -22,6 +22,7 @@ from analyzers import AnalyzeOptions, analyze
 from analyzers.checkpoints.checkpoint_rules import load_knowledge
 from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.scan.checkpoint_prefix import MIN_REPEATS, CheckpointPrefix
+from tests.analyzers.excerpts import scan_text
 from tests.analyzers.job_bundles import pack
 
 START = datetime(2026, 11, 29, 7, 25, 36, 861000)
@@ -411,3 +412,29 @@ def test_a_layer_label_is_left_to_the_message_once_learned():
     for _ in range(MIN_REPEATS):
         learner.strip(message)
     assert learner.strip(message) == message
+
+
+@pytest.mark.parametrize("count", [1, 2, 4])
+def test_a_short_log_of_step_prefixed_padded_lines_is_read(count):
+    """A rank's stdout under torchrun's `--log-dir` that holds only a few of the job's
+    zero-padded prints (`[step 001] rank 0 layer 02 norm ok`, as the held-out SIGTERM case
+    writes them): the step tag and the rank label are cut before any line repeated them, and
+    the padded layer reads as its value, as inside a whole log."""
+    lines = [
+        "[step 001] rank 0 layer 02 norm ok",
+        "[step 001] rank 0 layer 02 attention ok",
+        "[step 001] rank 0 layer 02 mlp ok",
+        "[step 001] rank 0 layer 02 ok",
+    ][:count]
+    text = "".join(f"{line}\n" for line in lines)
+    track = scan_text("job/torchrun_logs/none_x/attempt_0/0/stdout.log", text).facts["checkpoints"]
+    assert len(track) == count
+
+
+def test_a_step_prefixed_line_with_no_checkpoint_after_its_tags_is_none():
+    """Counterexample: the tags alone before words that are no checkpoint read as nothing."""
+    text = "[step 001] rank 0 waiting for peers\n"
+    track = scan_text("job/torchrun_logs/none_x/attempt_0/0/stdout.log", text).facts.get(
+        "checkpoints"
+    )
+    assert track is None or len(track) == 0
