@@ -164,7 +164,7 @@ class BlockPass(ScanSink):
                 pos = starts[index_at]
             end = block.find(b"\n", pos)
             first, last, pieces, raw = self.wrapped.logical(block, pos, end)
-            hit = any(piece in hits for piece in pieces)
+            hit = not hits.isdisjoint(pieces)
             self._line(line_no - block.count(b"\n", first, pos), raw, hit)
             pos, line_no = last + 1, line_no + block.count(b"\n", pos, last) + 1
 
