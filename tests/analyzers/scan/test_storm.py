@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from analyzers.core.types import EventKind
 from analyzers.scan import member as scan_module
 from analyzers.scan import sink as scan_sink
+from analyzers.scan.storm import StormCounter
 from tests.analyzers.excerpts import scan_text
 
 CAP = scan_module.MAX_EVENTS[EventKind.ERROR]
@@ -60,3 +63,26 @@ def test_tracebacks_in_a_storm_are_still_parsed_as_blocks():
     assert len(result.events) >= CAP
     assert result.facts["tracebacks"][0]["type"] == "RuntimeError"
     assert len(result.facts["tracebacks"]) == scan_sink.MAX_FACT_ITEMS
+
+
+def test_only_a_line_that_added_one_capped_event_and_nothing_else_is_learned():
+    storm = StormCounter({EventKind.ERROR: 2})
+    kept = Counter({EventKind.ERROR: 2, EventKind.WARNING: 1})
+    line = b"[rank1]: EI0006 socket timed out after 120 s\n"
+    before = storm.before(kept, 2, {})
+    kept[EventKind.ERROR] += 1
+    kept[EventKind.WARNING] += 1  # two kinds grew: not a plain storm line
+    storm.learn(line, before, kept, 2, {})
+    assert storm.known(line) is None
+    before = storm.before(kept, 2, {})
+    kept[EventKind.ERROR] += 1
+    storm.learn(line, before, kept, 2, {})
+    assert storm.known(line.replace(b"120", b"300")) == EventKind.ERROR
+
+
+def test_the_storm_stays_active_once_a_cap_is_full():
+    storm = StormCounter({EventKind.ERROR: 2})
+    kept: Counter[EventKind] = Counter({EventKind.ERROR: 1})
+    assert not storm.active(kept)
+    kept[EventKind.ERROR] += 1
+    assert storm.active(kept)
