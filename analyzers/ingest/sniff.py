@@ -146,18 +146,19 @@ def _looks_like_tar(head: bytes) -> bool:
     return len(head) >= 262 and head[257:262] == b"ustar"
 
 
-def looks_like_text(head: bytes) -> bool:
+def looks_like_text(head: bytes, slack: int = 0) -> bool:
     """Logs may carry odd bytes (ANSI, a NUL, Latin-1); binaries are mostly control bytes.
 
     A run of NULs counts as one odd byte: a writer that crashed leaves one such run in its
     log (a preallocated or cut file), while a binary's NULs sit among its other control
-    bytes, which still count."""
+    bytes, which still count. `slack` odd bytes more are allowed whatever the length: in a
+    file of a few dozen bytes one stray byte is already past the hundredth."""
     if starts_utf16(head):  # a Windows tool's log: its NULs are half of each character
         sample = head[:8192].decode("utf-16", "replace").encode("utf-8", "replace")
     else:
         sample = _NUL_RUN.sub(b"\0", head[:8192])
     control = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13, 27))
-    return control <= len(sample) // 100
+    return control <= len(sample) // 100 + slack
 
 
 _NUL_RUN = re.compile(rb"\0{2,}")

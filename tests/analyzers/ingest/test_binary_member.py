@@ -72,11 +72,21 @@ def test_a_binary_first_block_is_named(data, kind):
     assert binary_kind(data[:8192]) == kind
 
 
-@pytest.mark.parametrize(
-    "data",
-    [LOG * 200, CRASHED, b"\0" * 8192, UTF16, LATIN1, GB18030, ANSI, b""],
-    ids=["log", "NUL-padded crash", "NULs only", "UTF-16", "Latin-1", "GB18030", "ANSI", "empty"],
-)
+TEXTS = {
+    "log": LOG * 200,
+    "NUL-padded crash": CRASHED,
+    "short crash": b"step 1\n\0\0\0",
+    "stray bytes": b"\x1f\x8b odd\n",
+    "NULs only": b"\0" * 8192,
+    "UTF-16": UTF16,
+    "Latin-1": LATIN1,
+    "GB18030": GB18030,
+    "ANSI": ANSI,
+    "empty": b"",
+}
+
+
+@pytest.mark.parametrize("data", TEXTS.values(), ids=TEXTS.keys())
 def test_a_log_first_block_stays_text(data):
     assert binary_kind(data[:8192]) is None
 
