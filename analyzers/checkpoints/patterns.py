@@ -232,7 +232,9 @@ _MAX_PREFIXES = 12
 # The record's source set right-aligned at the end of its first row, as rich's console
 # (`Console.log`) and logging handler write it: `[17:45:27] load weights passed      infer.py:197`.
 # Only after two or more blanks: a message that names a file keeps it.
-_PATH_COLUMN = regex_programs.compile(r"[ \t]{2,}[\w.-]+\.py:\d+[ \t]*$")
+# Tried only where a run of blanks starts (the same match as from inside it, and a line of
+# blanks no longer costs the square of its length).
+_PATH_COLUMN = regex_programs.compile(r"(?<![ \t])[ \t]{2,}[\w.-]+\.py:\d+[ \t]*$")
 # A rank written as a word and its number with a blank after it and no colon
 # (`console.log(f"rank {rank} {msg}")`: `rank 3 load weights passed`). Cut only when the rest
 # is a checkpoint of its own, so each rank's line reads as its peers' do.
