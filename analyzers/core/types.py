@@ -104,6 +104,15 @@ class FileInfo:
 
 
 @dataclass(slots=True)
+class SkippedFile(FileInfo):
+    """A member the report lists but that was not read (its bytes are binary), with why in
+    English and Chinese: the uploader sees the file was there, and why it says nothing."""
+
+    skipped: str = ""
+    skipped_zh: str = ""
+
+
+@dataclass(slots=True)
 class RankSummary:
     rank: int
     status: RankStatus

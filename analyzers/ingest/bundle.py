@@ -28,6 +28,8 @@ from analyzers.core.errors import BundleError
 from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.phrases import Said, say
 from analyzers.core.safetext import clean_name
+from analyzers.core.types import FileKind, SkippedFile
+from analyzers.ingest.binary_member import HeadFirst, binary_kind, read_head
 from analyzers.ingest.budget import Metered, ReadBudget
 from analyzers.ingest.bundle_tar import TarWalker
 from analyzers.ingest.bundle_zip import ZipWalker
@@ -57,8 +59,12 @@ class Member:
     _on_read: Callable[[int], None] | None = field(repr=False, default=None)
     _budget: ReadBudget | None = field(repr=False, default=None)
     modified: float | None = None  # the file's modification time, when the bundle kept one
+    _opened: BinaryIO | None = field(repr=False, default=None)  # peeked at, handed out next
 
     def open(self) -> BinaryIO:
+        if self._opened is not None:  # the bundle read its first block: a tar cannot rewind
+            stream, self._opened = self._opened, None
+            return stream
         try:
             raw = self._opener()  # type: ignore[operator]
         except READ_ERRORS as exc:  # a zip checks overlapping entries here
@@ -153,6 +159,11 @@ class Bundle:
         self._unlisted_warnings = 0
         self.skipped = 0
         self._first_skip: Said | None = None
+        # members skipped as binary, each with how many members were handed out before it
+        self.binary: list[tuple[int, SkippedFile]] = []
+        self._first_binary: Said | None = None
+        self._binary_bytes = 0  # their first blocks, read to tell: no log text
+        self._handed_out = 0
         self._paths_read: set[str] = set()
         self._last_copy: dict[str, int] = {}
         if mislabel := mislabel_warning(name or self.path.name, self.kind):
@@ -196,14 +207,33 @@ class Bundle:
         a byte (no files, only folders, only empty files): there is nothing to diagnose, and
         the report of an empty bundle would read as a job that logged nothing. A bundle a
         budget cut before its first byte is left to the limit's message."""
-        if self._bytes_read or self.budget.hits or self.budget.members_unread:
+        if self._bytes_read > self._binary_bytes or self.budget.hits or self.budget.members_unread:
             return
+        if self.binary:
+            raise BundleError(self._binary_refusal())
         if self._first_skip:
             count = f"{self.skipped:,}"
             raise BundleError(
                 say("error.all_skipped", name=self.path.name, count=count, first=self._first_skip)
             )
         raise BundleError.saying("error.no_log_text", name=self.path.name)
+
+    def _binary_refusal(self) -> Said:
+        """Nothing but binaries (and perhaps unsafe members) is no log: say how many were
+        binary, so the uploader looks for the logs that were left out of the bundle."""
+        name, count, first = self.path.name, f"{len(self.binary):,}", self._first_binary
+        assert first is not None
+        if self._first_skip is None:
+            return say("error.only_binary", name=name, count=count, first=first)
+        others, other = f"{self.skipped:,}", self._first_skip
+        return say(
+            "error.binary_and_skipped",
+            name=name,
+            count=count,
+            first=first,
+            others=others,
+            other=other,
+        )
 
     def fraction_read(self) -> float:
         """How far through the bundle file the reader is (0..1), for progress bars."""
@@ -217,7 +247,29 @@ class Bundle:
         for member in self._all_members():
             if self.budget.admit_member():
                 member.path = self._unique_path(member.path)
-                yield member
+                if self._holds_text(member):
+                    self._handed_out += 1
+                    yield member
+
+    def _holds_text(self, member: Member) -> bool:
+        """Read the member's first block to tell text from binary (`ingest.binary_member`);
+        a binary one is skipped and listed, a text one is handed out with that block first."""
+        stream = member.open()
+        head = read_head(stream)
+        kind = binary_kind(head)
+        if kind is None:
+            member._opened = HeadFirst(head, stream)  # type: ignore[assignment]
+            return True
+        stream.close()
+        self._binary_bytes += len(head)
+        why = say("skip.binary", what=say(f"binary.{kind}"))
+        said = say("bundle.skipped", name=repr(member.path), why=why)
+        self._first_binary = self._first_binary or said
+        self.warn(said)
+        listed = SkippedFile(member.path, FileKind.OTHER, None, 0, member.size, member.modified)
+        listed.skipped, listed.skipped_zh = why.en, why.zh
+        self.binary.append((self._handed_out, listed))
+        return False
 
     def _unique_path(self, path: str) -> str:
         """A path already read, as a tar appended to with `tar -r` or a collector that packs

@@ -48,8 +48,10 @@ def sniff_kind(path: str | os.PathLike[str]) -> str:
         raise BundleError.saying("error.empty", name=p.name)
     if head.startswith(b"\x1f\x8b"):
         return _sniff_gzip(p)
-    if head.startswith(EMPTY_ZIP) or _only_nuls(head, whole=len(head) < SNIFF_BYTES):
+    if head.startswith(EMPTY_ZIP):
         raise BundleError.saying("error.no_log_text", name=p.name)
+    if not head.strip(b"\0") and (size := _nuls_to_the_end(p)) is not None:
+        raise BundleError.saying("error.only_nuls", name=p.name, size=f"{size:,}")
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return "zip"
     if head.startswith(b"BZh"):
@@ -62,7 +64,7 @@ def sniff_kind(path: str | os.PathLike[str]) -> str:
         raise BundleError.saying("error.archive_not_read", name=p.name, archive=say(archive))
     if _looks_like_tar(head):
         return "tar"
-    if _looks_like_text(head):
+    if looks_like_text(head):
         return "log"
     raise BundleError.saying("error.not_a_bundle", name=p.name)
 
@@ -77,7 +79,7 @@ def _sniff_gzip(p: Path) -> str:
         raise BundleError.saying("error.no_log_text", name=p.name)
     if _looks_like_tar(inner):
         return "gzip-tar"
-    if _looks_like_text(inner):
+    if looks_like_text(inner):
         return "gzip-log"
     raise BundleError.saying("error.gzip_neither", name=p.name)
 
@@ -99,7 +101,7 @@ def _sniff_packed(p: Path, head: bytes, packer: str) -> str:
         inner = inflater.decompress(head, SNIFF_BYTES)  # a bounded window, as for zstd
     except (OSError, EOFError, lzma.LZMAError):
         inner = b""  # damaged: the tar reader says so with the archive's own error
-    if inner and not _looks_like_tar(inner) and _looks_like_text(inner):
+    if inner and not _looks_like_tar(inner) and looks_like_text(inner):
         raise BundleError.saying("error.compressed_not_tar", name=p.name, format=packer)
     return f"{packer}-tar"
 
@@ -124,22 +126,39 @@ def _only_nuls(data: bytes, *, whole: bool) -> bool:
     return whole and not data.strip(b"\0")
 
 
+def _nuls_to_the_end(path: Path) -> int | None:
+    """The file's size when every byte of it is NUL (an empty tar, a log preallocated and
+    never written), else None; read in chunks to the first other byte, so a NUL-only log of
+    any length is named as such, not refused as no bundle."""
+    size = 0
+    with path.open("rb") as fh:
+        while chunk := fh.read(NUL_CHUNK):
+            if chunk.strip(b"\0"):
+                return None
+            size += len(chunk)
+    return size
+
+
+NUL_CHUNK = 1024 * 1024
+
+
 def _looks_like_tar(head: bytes) -> bool:
     return len(head) >= 262 and head[257:262] == b"ustar"
 
 
-def _looks_like_text(head: bytes) -> bool:
+def looks_like_text(head: bytes, slack: int = 0) -> bool:
     """Logs may carry odd bytes (ANSI, a NUL, Latin-1); binaries are mostly control bytes.
 
     A run of NULs counts as one odd byte: a writer that crashed leaves one such run in its
     log (a preallocated or cut file), while a binary's NULs sit among its other control
-    bytes, which still count."""
+    bytes, which still count. `slack` odd bytes more are allowed whatever the length: in a
+    file of a few dozen bytes one stray byte is already past the hundredth."""
     if starts_utf16(head):  # a Windows tool's log: its NULs are half of each character
         sample = head[:8192].decode("utf-16", "replace").encode("utf-8", "replace")
     else:
         sample = _NUL_RUN.sub(b"\0", head[:8192])
     control = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13, 27))
-    return control <= len(sample) // 100
+    return control <= len(sample) // 100 + slack
 
 
 _NUL_RUN = re.compile(rb"\0{2,}")

@@ -14,7 +14,7 @@ from analyzers.checkpoints.restarts import starts_cut
 from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.phrases import Said, say
 from analyzers.core.report import BundleInfo, Diagnosis
-from analyzers.core.types import Correlation, Event, FileScan
+from analyzers.core.types import Correlation, Event, FileInfo, FileScan, SkippedFile
 from analyzers.formats.start_lines import (
     FIRST_REPEATS,
     LAST_REPEATS,
@@ -55,16 +55,31 @@ def bundle_info(
     hits += [LimitHit("missing_logs", message.en, message.zh) for message in logless]
     warnings = bundle.all_warnings() + cut + starts + hosts + offsets + empty + logless
     warnings += list(notes)
+    files = inventory(scans, bundle.binary)
     return BundleInfo(
         name=name,
         sha256=sha256,
         size_bytes=size,
-        files=[scan.info for scan in scans[: limits.listed_files]],
+        files=files[: limits.listed_files],
         warnings=[warning.en for warning in warnings],
         warnings_zh=[warning.zh for warning in warnings],
         limits=hits,
-        files_not_listed=max(0, len(scans) - limits.listed_files),
+        files_not_listed=max(0, len(files) - limits.listed_files),
     )
+
+
+def inventory(
+    scans: Sequence[FileScan], skipped: Sequence[tuple[int, SkippedFile]]
+) -> list[FileInfo]:
+    """Every file of the bundle in its order: those read, and those skipped as binary, each
+    placed after the files read before it, so the list reads like the archive's."""
+    files: list[FileInfo] = []
+    done = 0
+    for before, listed in skipped:
+        files += [scan.info for scan in scans[done:before]]
+        files.append(listed)
+        done = before
+    return files + [scan.info for scan in scans[done:]]
 
 
 def tail_notes(diagnosis: Diagnosis, from_tails: Sequence[Event]) -> list[Said]:

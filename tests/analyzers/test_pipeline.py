@@ -431,3 +431,40 @@ def test_a_log_with_carriage_return_line_ends_is_read_line_by_line(tmp_path):
     assert first is not None
     assert first.line == 6
     assert LineStoreReader(store, first.file).lines(6, 1) == [(6, lines[-1])]
+
+
+PNG = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0@\0\0\0@\x08\x02\0\0\0" + bytes(range(256)) * 32
+
+
+def test_binaries_beside_the_logs_are_listed_as_skipped_and_never_read(tmp_path):
+    """A plot or a core dump read as a log would put noise in the diagnosis: it is listed,
+    with why it was not read, where the archive holds it, and the report stays valid."""
+    log = hostile.ERROR_LOG * 3
+    elf = b"\x7fELF\x02\x01\x01" + b"\0" * 4000 + bytes(range(256)) * 16
+    members = [("job/loss.png", PNG), ("job/rank0.log", log), ("job/core.99", elf)]
+    path = _tar_gz(tmp_path / "job.tar.gz", members)
+
+    report = analyze(path, AnalyzeOptions(workers=1)).to_dict()
+
+    files = report["bundle"]["files"]
+    assert [(f["path"], f.get("skipped", "")[:22]) for f in files] == [
+        ("job/loss.png", "binary, not log text: "),
+        ("job/rank0.log", ""),
+        ("job/core.99", "binary, not log text: "),
+    ]
+    assert report["diagnosis"]["first_error"]["file"] == "job/rank0.log"
+    jsonschema.validate(report, SCHEMA)
+    if GIVEN_SCHEMA.exists():
+        jsonschema.validate(report, json.loads(GIVEN_SCHEMA.read_text()))
+
+
+def test_a_bundle_holding_only_a_png_fails_saying_it_holds_no_log_text(tmp_path):
+    path = _tar_gz(tmp_path / "plot.tar.gz", [("loss.png", PNG)])
+
+    with pytest.raises(BundleError) as refused:
+        analyze(path, AnalyzeOptions(workers=1))
+
+    assert str(refused.value) == (
+        "plot.tar.gz: the bundle holds no log text: 1 of its files were skipped as binary "
+        "(skipped 'loss.png': binary, not log text: a PNG image)"
+    )

@@ -111,11 +111,10 @@ NO_LOG_TEXT = ": the bundle holds no log text: it lists no files, or only folder
     ("name", "data"),
     [
         ("job.tar.gz", gzip.compress(hostile.tar_bytes([]))),
-        ("job.tar", b"\0" * 10240),  # `tar -cf job.tar --files-from /dev/null`
         ("job.zip", _zipped_nothing()),
         ("rank0.log.gz", gzip.compress(b"")),
     ],
-    ids=["empty tar.gz", "empty tar", "empty zip", "gzip of nothing"],
+    ids=["empty tar.gz", "empty zip", "gzip of nothing"],
 )
 def test_an_empty_archive_is_refused_as_holding_no_log_text(tmp_path, name, data):
     with pytest.raises(BundleError) as refused:
@@ -174,3 +173,29 @@ def test_an_archive_format_that_is_not_read_is_named_in_the_refusal(tmp_path, na
     with pytest.raises(BundleError, match=words) as refusal:
         sniff_kind(hostile.write(tmp_path / name, head))
     assert ".tar.gz" in str(refusal.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [
+        ("job.tar", 10240),  # `tar -cf job.tar --files-from /dev/null`
+        ("rank0.log", 4096),
+        ("rank0.log", 3 * 1024 * 1024 + 5),  # longer than the first bytes sniffed
+    ],
+    ids=["empty tar", "short NUL log", "long NUL log"],
+)
+def test_a_file_of_nuls_only_holds_no_log_text_and_says_what_it_holds(tmp_path, name, size):
+    with pytest.raises(BundleError) as refused:
+        sniff_kind(hostile.write(tmp_path / name, b"\0" * size))
+
+    assert str(refused.value) == (
+        f"{name}: the bundle holds no log text: its {size:,} bytes are all NUL bytes "
+        "(a tar archive of no files, or a log its writer never filled)"
+    )
+
+
+def test_a_log_that_starts_with_a_long_run_of_nuls_is_not_taken_for_nuls_only(tmp_path):
+    path = hostile.write(tmp_path / "rank0.log", b"\0" * 70000 + b"[rank0] step 3 done\n")
+
+    with pytest.raises(BundleError, match="not a log bundle"):
+        sniff_kind(path)

@@ -242,6 +242,19 @@ def test_upload_of_an_empty_archive_is_refused_saying_it_holds_no_log_text(
     assert stored_blobs(media_root) == []
 
 
+def test_upload_of_a_log_of_nul_bytes_only_says_it_holds_no_log_text(alice_client, media_root):
+    log = io.BytesIO(b"\0" * (200 * 1024))  # a crashed writer's preallocated, never-written log
+    log.name = "rank0.log"
+
+    response = alice_client.post(UPLOAD_URL, {"bundle": log})
+
+    assert response.status_code == 400
+    assert "rank0.log: the bundle holds no log text: its 204,800 bytes are all NUL bytes" in (
+        response.content.decode()
+    )
+    assert stored_blobs(media_root) == []
+
+
 def test_upload_of_a_7z_archive_names_the_format_and_what_to_send(alice_client, media_root):
     archive = io.BytesIO(b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(range(256)))
     archive.name = "logs.7z"

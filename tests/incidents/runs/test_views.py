@@ -77,6 +77,27 @@ def test_detail_shows_diagnosis_ranks_and_files(alice_client, analyzed):
         assert f["path"] in html
 
 
+def test_detail_lists_a_skipped_binary_with_why_and_no_link_to_open_it(alice_client, analyzed):
+    run = analyzed.latest_run()
+    run.report["bundle"]["files"].append(
+        {
+            "path": "job/loss.png",
+            "kind": "other",
+            "rank": None,
+            "skipped": "binary, not log text: a PNG image",
+            "skipped_zh": "二进制内容，不是日志文本：PNG 图片",
+        }
+    )
+    run.save(update_fields=["report"])
+
+    english = alice_client.get(analyzed.get_absolute_url()).content.decode()
+    chinese = alice_client.get(analyzed.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert '<td class="mono">job/loss.png</td>' in english
+    assert "binary, not log text: a PNG image" in english
+    assert "二进制内容，不是日志文本：PNG 图片" in chinese.content.decode()
+
+
 def test_detail_of_a_queued_run_polls_its_status(alice_client, alice, crash_bundle):
     incident = make_incident(crash_bundle, alice)
 
