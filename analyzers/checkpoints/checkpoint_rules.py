@@ -107,10 +107,22 @@ class CheckpointRule:
 
     def _text(self, found: re.Match[str]) -> str:
         if self.text is not None:
-            return self.text.format(**found.groupdict())
+            return self.text.format(**_values(found.groupdict()))
         if "checkpoint" in self.regex.groupindex:
             return found.group("checkpoint") or found.group(0)
         return found.group(0)
+
+
+def _values(groups: dict[str, str | None]) -> dict[str, str | None]:
+    """The groups as the text shows them: a number by its value, so a job that pads its
+    counters to a width (`layer 02 norm ok`, `[step 007]`) names the same layer and step as
+    one that does not (`layer 2 / norm ok`). docs/labelling.md#training-steps"""
+    return {
+        name: str(int(value))
+        if value is not None and value.isascii() and value.isdigit()
+        else value
+        for name, value in groups.items()
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,13 @@ _BLOCK_DONE = rb"block[ _-]?\d+" + _BLOCK_PART + rb" " + _LAYER_CLOSING
 _BLK_DONE = rb"blk[ _-]?\d+" + _BLOCK_PART + rb" " + _LAYER_CLOSING
 # a microbatch closed with its count: `microbatch 5/8 complete`, `micro-batch 2 done`
 _MICROBATCH_DONE = rb"micro[ _-]?batch[ _-]?#?\d+(?: ?/ ?\d+)? " + _CLOSING
+# a pipeline stage's phase with its micro-batch after the verb (`stage 1 recv ok (micro-batch
+# 4)`, `stage 3 logits ready (mb 2)`); `ok` and `ready` end many other lines, so only with the
+# micro-batch right after them
+_PHASE_THEN_MICROBATCH = (
+    rb"(?:forward|backward|fwd|bwd|recv|receive|send|logits) (?:passed|ok|done|finished|"
+    rb"completed?|ready) ?[(\[] ?(?:micro[ _-]?batch|mb)"
+)
 # a structured logger's event named as an identifier, its layer in a field of its own
 # (`event=norm_done layer=1`, `{"event": "layer_done", "layer": 1}`): the record's reader
 # words it as the printed line (`layer 1 norm done`); `_passed` is found by `passed`
@@ -145,6 +152,8 @@ _DEFAULT_PREFILTER = (
     + _BLK_DONE
     + rb"|"
     + _MICROBATCH_DONE
+    + rb"|"
+    + _PHASE_THEN_MICROBATCH
     + rb"|"
     + _EVENT_DONE
     + rb"|"

@@ -34,6 +34,12 @@ HOST_BEFORE_RANK = r"(?:[A-Za-z][\w.-]*\s+(?=\[(?i:rank)[ _]?\d+\]\s))?"
 # the host inside the rank tag's own brackets, as a multi-node job's format writes both
 # (`%(asctime)s [node1 rank3] INFO ...`, `[gpu-n02/rank 5]`): one word and a space or slash
 HOST_IN_RANK_TAG = r"(?:[A-Za-z][\w.-]*[ /])?"
+# a multi-node job's Formatter that writes the host and the rank as words after the level,
+# then the logger's name and a colon (`%(asctime)s %(levelname)s node1 rank4 %(name)s: ...`):
+# the host word carries a digit (`node1`, `gpu-n02`, an address), so a sentence such as
+# `model rank 3 failed: ...` is not taken for a header
+HOST_RANK_LOGGER = r"[A-Za-z][\w.-]*\d[\w.-]*\s+(?i:rank)[ _=]?(?P<rank>\d+)\s+[A-Za-z_][\w.]*:\s"
+NO_HOST_RANK_LOGGER = r"(?!\s*" + HOST_RANK_LOGGER.replace("(?P<rank>", "(?:") + ")"
 # only the node-local rank in the tag (`%(asctime)s [local_rank1] INFO ...`, LOCAL_RANK of a
 # torchrun worker): read past, not taken for the rank; the file's place in its node's tree
 # says which rank wrote it

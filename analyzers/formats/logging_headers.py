@@ -102,6 +102,9 @@ INFO 2026-12-06 05:42:42.726 rank6 train:73] layer 2 passed
                                            logger's name, its `rank=N`, a bar; the ISO time,
                                            zoned as `%z` writes it, is peeled first as a
                                            collector's stamp and given back by `lines`)
+2026-12-07 23:58:24,863 INFO node1 rank4 train:   norm passed
+                                          (a multi-node job's Formatter: level, the host and
+                                           rank words, the logger's name and a colon)
 """
 
 from __future__ import annotations
@@ -113,11 +116,13 @@ from analyzers.formats.logging_fields import (
     DATE,
     HOST_BEFORE_RANK,
     HOST_IN_RANK_TAG,
+    HOST_RANK_LOGGER,
     LEVEL,
     LEVEL_OR_LETTER,
     LOCAL_RANK_TAG,
     LOGFMT_PAIR,
     LOGFMT_TS,
+    NO_HOST_RANK_LOGGER,
     NO_RANK_LOGGER,
     NOT_ANOTHER_BRACKETED_LEVEL,
     RANK_LOGGER,
@@ -183,6 +188,7 @@ HEADERS = (
         NAME,
         r"\[?(?P<ts>" + DATE + r")\]?\s+" + LEVEL + r"\s+" + RANK_LOGGER,
     ),
+    header(NAME, r"\[?(?P<ts>" + DATE + r")\]?\s+" + LEVEL + r"\s+" + HOST_RANK_LOGGER),
     header(
         NAME,
         r"\[?(?P<ts>"
@@ -197,7 +203,8 @@ HEADERS = (
         r"(?:-\s+[\w.]+\s+-\s+)?(?:\|\s+)?\[?"
         + LEVEL
         + r"\]?(?:\s+-\s+|\s*\|\s+|:\s+|\s+|$)"
-        + NO_RANK_LOGGER,
+        + NO_RANK_LOGGER
+        + NO_HOST_RANK_LOGGER,
     ),
     # loguru's default format since 0.8 writes the zone after a space (`{time:... Z}`), and
     # its own SUCCESS level between INFO and WARNING: "2026-12-07 15:04:17.194 +00:00 | SUCCESS

@@ -151,6 +151,8 @@ class Bundle:
         self._unreported = 0
         self._bytes_read = 0
         self._unlisted_warnings = 0
+        self.skipped = 0
+        self._first_skip: Said | None = None
         self._paths_read: set[str] = set()
         self._last_copy: dict[str, int] = {}
         if mislabel := mislabel_warning(name or self.path.name, self.kind):
@@ -163,6 +165,14 @@ class Bundle:
             self.warnings_zh.append(message.zh)
         else:
             self._unlisted_warnings += 1
+
+    def skip(self, name: str, why: Said) -> None:
+        """Warn that member `name` is not read, and count it: a bundle whose every file was
+        skipped must say so, not that it holds no files."""
+        said = say("bundle.skipped", name=repr(name), why=why)
+        self.skipped += 1
+        self._first_skip = self._first_skip or said
+        self.warn(said)
 
     def limit_hits(self) -> list[LimitHit]:
         return self.budget.finish()
@@ -186,8 +196,14 @@ class Bundle:
         a byte (no files, only folders, only empty files): there is nothing to diagnose, and
         the report of an empty bundle would read as a job that logged nothing. A bundle a
         budget cut before its first byte is left to the limit's message."""
-        if self._bytes_read == 0 and not self.budget.hits and not self.budget.members_unread:
-            raise BundleError.saying("error.no_log_text", name=self.path.name)
+        if self._bytes_read or self.budget.hits or self.budget.members_unread:
+            return
+        if self._first_skip:
+            count = f"{self.skipped:,}"
+            raise BundleError(
+                say("error.all_skipped", name=self.path.name, count=count, first=self._first_skip)
+            )
+        raise BundleError.saying("error.no_log_text", name=self.path.name)
 
     def fraction_read(self) -> float:
         """How far through the bundle file the reader is (0..1), for progress bars."""
@@ -293,8 +309,7 @@ class Bundle:
                 full = Path(root, name)
                 rel = clean_name(full.relative_to(self.path).as_posix())
                 if full.is_symlink() or not full.is_file():
-                    why = say("skip.not_regular")
-                    self.warn(say("bundle.skipped", name=repr(rel), why=why))
+                    self.skip(rel, say("skip.not_regular"))
                     continue
                 stat = full.stat()
                 opener = partial(self._open_file, full)
@@ -307,7 +322,7 @@ class Bundle:
     def safe_path(self, name: str) -> str | None:
         problem = unsafe_reason(name)
         if problem:
-            self.warn(say("bundle.skipped", name=repr(name), why=problem))
+            self.skip(name, problem)
             return None
         return clean_name(normalise_member_path(name))
 

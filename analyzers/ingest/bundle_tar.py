@@ -86,7 +86,7 @@ class TarWalker:
         if not entry.is_file():
             if not entry.is_dir():
                 why = say("skip.member_kind", kind=entry.kind_name())
-                self._bundle.warn(say("bundle.skipped", name=repr(entry.name), why=why))
+                self._bundle.skip(entry.name, why)
             return None
         return self._bundle.safe_path(entry.name)
 
@@ -129,7 +129,7 @@ class TarWalker:
             spool.seek(0)
             if not zipfile.is_zipfile(spool):  # a zip's start with no directory at its end
                 why = say("skip.zip_unreadable")
-                self._bundle.warn(say("bundle.skipped", name=repr(path), why=why))
+                self._bundle.skip(path, why)
                 return
             spool.seek(0)
             yield from ZipWalker(self._bundle, spool, path + "/", depth, paid).members()

@@ -85,7 +85,7 @@ class ZipWalker:
             why = say("skip.zip_method", method=info.compress_type)
         else:
             return self._bundle.safe_path(info.filename)
-        self._bundle.warn(say("bundle.skipped", name=repr(info.filename), why=why))
+        self._bundle.skip(info.filename, why)
         return None
 
     def _check_directory(self) -> None:

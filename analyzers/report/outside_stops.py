@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, CausalChain, epoch
 from analyzers.causal.dumped_stacks import dumped_without_error, timer_dump_only
 from analyzers.causal.killed_together import aborted_together, killed_together, stopped_together
+from analyzers.causal.later_attempts import judged_in_attempt
 from analyzers.causal.stalled import STALLED, stalled, stalled_among
 from analyzers.causal.verdict import Verdict
 from analyzers.classify.matches import Classified
@@ -36,16 +37,23 @@ def _stalled_before_stop(
 ) -> Verdict | None:
     """The hang verdict when the job was stopped from outside and the ranks' checkpoints single
     out who stalled: the stop ended a job that had already stopped advancing, so it is not the
-    cause."""
+    cause. When every rank was stopped together, judged in the attempt the first error comes
+    from (a retry's peers lost to its own stop are that retry's), the job is a hang even when
+    no rank stands apart, and nobody is blamed."""
+    judged = judged_in_attempt(chain.first, _chain_items(chain), correlation, scans)
     together = not killed_together(correlation, scans) and stopped_together(
-        _chain_items(chain), correlation, scans
+        _chain_items(chain), judged or correlation, scans
     )
     if not (only_outside_stops(chain) or killed_together(correlation, scans) or together):
         return None
     if (only_outside_stops(chain) or together) and cut_off_advancing(chain, correlation):
         return None
-    verdict = stalled(correlation, scans)
-    return verdict if verdict and verdict.culprits else None
+    verdict = stalled(judged or correlation, scans) if together else stalled(correlation, scans)
+    if verdict and (verdict.culprits or together):
+        # every rank stopped together by the stop, none with an error of its own: the job had
+        # stopped advancing, a hang even where no rank stands apart to blame
+        return verdict
+    return None
 
 
 def _aborted_before_stop(

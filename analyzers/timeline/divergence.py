@@ -67,8 +67,9 @@ class Divergence:
 _LAYER = re.compile(r"layer (\d+) passed")
 # a part line that names its layer, as knowledge/checkpoints.yaml normalises it
 _LAYER_PART = re.compile(r"layer (\d+) / (.+)")
-# a pipeline stage's per-microbatch line, as knowledge/checkpoints.yaml normalises it
-_MICROBATCH = re.compile(r"microbatch \d+ / \S+ passed")
+# a pipeline stage's per-microbatch line, as knowledge/checkpoints.yaml normalises it, with
+# the verb the stage printed (`microbatch 2 / fwd passed`, `microbatch 2 / recv ok`)
+_MICROBATCH = re.compile(r"microbatch \d+ / \S+ (?:passed|ok|done|finished|completed?|ready)")
 
 
 def divergence(timeline: Timeline) -> Divergence:

@@ -3,14 +3,17 @@
 Views answer their own errors with `api_error()`. What they do not answer themselves —
 Django's 404/403/500 handlers, a refused CSRF check, a 405 from `require_GET`, an
 exception — is turned into the same shape here, keyed on the path prefix, so pages keep
-their HTML error pages.
+their HTML error pages. An uncaught loss of the database connection answers 503 with
+Retry-After on both, since asking again works.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from http import HTTPStatus
 
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import csrf, defaults
 
@@ -27,6 +30,12 @@ MESSAGES = {
     500: "Internal server error: the failure was logged.",
     503: "Service unavailable: try again later.",
 }
+DATABASE_LOST = "The database connection was lost: try again in a few seconds."
+DATABASE_RETRY_AFTER_S = 5
+DATABASE_LOST_PAGE = (
+    "<!doctype html><title>Service unavailable</title><h1>Service unavailable (503)</h1>"
+    "<p>The database connection was lost. Reload the page in a few seconds.</p>"
+)
 
 
 def is_api(request: HttpRequest) -> bool:
@@ -92,9 +101,29 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
+    if _database_lost():
+        return database_unavailable(request)
     if is_api(request):
         return api_error(default_message(500), 500)
     return defaults.server_error(request)
+
+
+def _database_lost() -> bool:
+    """Whether the uncaught exception Django is answering (it calls this handler inside its
+    `except`) is the database going away: a restart, a failover, an operator ending sessions.
+    Nothing is broken in the code then, and the next request opens a fresh connection."""
+    return isinstance(sys.exc_info()[1], OperationalError | InterfaceError)
+
+
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After instead of 500: `ranklens --wait` and other pollers ask again
+    after a 503, and a reader is told to reload instead of that the server is broken."""
+    if is_api(request):
+        response: HttpResponse = api_error(DATABASE_LOST, 503, code="database_unavailable")
+    else:
+        response = HttpResponse(DATABASE_LOST_PAGE, status=503)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER_S)
+    return response
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

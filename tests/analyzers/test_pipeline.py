@@ -156,6 +156,38 @@ def test_a_bundle_with_no_log_text_is_refused_in_the_same_words_whatever_holds_i
     )
 
 
+UNSAFE_ONLY = [("/etc/log_0.log", b"x\n"), ("../log_1.log", b"x\n"), ("a/../../log_2.log", b"x\n")]
+
+
+def test_a_bundle_whose_every_file_was_skipped_says_so_not_that_it_lists_no_files(tmp_path):
+    """Logs under absolute or `..` names are skipped: the refusal must name that, or the
+    uploader looks for empty files in a bundle full of text."""
+    path = _tar_gz(tmp_path / "unsafe.tar.gz", UNSAFE_ONLY)
+
+    with pytest.raises(BundleError) as refused:
+        analyze(path, AnalyzeOptions(workers=1))
+
+    message = str(refused.value)
+    assert message == (
+        "unsafe.tar.gz: the bundle holds no log text that could be read: 3 of its files were "
+        "skipped (skipped '/etc/log_0.log': absolute path)"
+    )
+    assert refused.value.zh == (
+        "unsafe.tar.gz：日志包里没有可读的日志文本：其中 3 个文件被跳过"
+        "（已跳过 '/etc/log_0.log'：使用了绝对路径）"
+    )
+
+
+def test_a_bundle_with_one_readable_log_beside_skipped_files_is_analysed(tmp_path):
+    path = _tar_gz(
+        tmp_path / "mixed.tar.gz", [*UNSAFE_ONLY, ("log_3.log", b"rank 0 layer 0 passed\n")]
+    )
+
+    report = analyze(path, AnalyzeOptions(workers=1)).to_dict()
+
+    assert [f["path"] for f in report["bundle"]["files"]] == ["log_3.log"]
+
+
 def test_rank_logs_that_are_all_empty_are_said_to_be_empty_not_read_as_a_hang(tmp_path):
     """An empty log shows no progress that stopped: the report says the logs are empty, in the
     diagnosis and among the limits the page's banner states, and blames no rank."""

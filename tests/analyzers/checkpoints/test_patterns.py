@@ -1124,3 +1124,28 @@ def test_a_rank_field_with_the_world_size_is_a_prefix():
 def test_a_rank_count_in_a_sentence_is_no_prefix():
     line = "rank 3/8 joined the group"
     assert strip_prefixes(line) == line
+
+
+@pytest.mark.parametrize(
+    ("line", "text", "layer"),
+    [
+        ("2026-12-07 23:32:08,114 [rank1] INFO layer 02 norm ok", "layer 2 / norm ok", 2),
+        ("rank 3 layer 00 ok", "layer 0 ok", 0),
+        ("2026-12-07 23:32:08,114 [rank1] INFO layer 007 passed", "layer 7 passed", 7),
+        ("第03层 注意力 通过", "第3层 注意力 通过", 3),
+    ],
+)
+def test_a_number_padded_to_a_width_reads_as_its_value(line, text, layer):
+    """A job that pads its counters (`layer 02`) names the same layer as one that does not, so
+    its ranks' checkpoints compare with every other spelling of that layer."""
+    hit = CheckpointMatcher().classify(line)
+    assert hit is not None
+    assert (hit.text, hit.layer) == (text, layer)
+
+
+def test_a_number_without_padding_and_a_part_with_digits_keep_their_text():
+    """Counterexample: only a number alone is read by value; a part's name keeps its digits."""
+    hit = CheckpointMatcher().classify("layer 10 / fc2 passed")
+    assert hit is not None
+    assert hit.text == "layer 10 / fc2 passed"
+    assert CheckpointMatcher().classify("layer 0 passed").text == "layer 0 passed"

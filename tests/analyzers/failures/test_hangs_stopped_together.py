@@ -8,6 +8,9 @@ docs/labelling.md#a-peer-lost-to-ranks-a-dump-ended, docs/labelling.md#a-wait-th
   stalled (docs/labelling.md, "A job stopped from outside all at once");
 - a wait line that names a rank whose own dump waits in a collective names no culprit (a
   cycle; "A wait that names its peer");
+- every rank a launch script's `timeout` stopped at the same checkpoint, none with an error of
+  its own in the first try, is a hang that blames nobody, also when the retry's ranks lost
+  peers the timeouts had stopped a moment before theirs;
 - a rank that lost its peers just before its own dump, while every other rank printed only a
   dump, lost them to the stop ("A peer lost to ranks a dump ended"), also when the dumps are
   an srun task's, behind its `N: ` label.
@@ -205,3 +208,106 @@ def test_dumps_of_every_rank_in_one_file_name_the_rank_the_others_wait_for(
     assert diagnosis.category == "hang"
     assert diagnosis.culprit_ranks == [1]
     assert diagnosis.first_error is None
+
+
+# --- a per-node launch script whose `timeout` stopped every rank at the same checkpoint ------
+
+
+def _stamped(minute: int, node: int, rank: int, messages: list[str]) -> list[str]:
+    return [
+        f"2026-12-07 23:{minute:02d}:24,{100 + i:03d} INFO node{node} rank{rank} train: {m}"
+        for i, m in enumerate(messages)
+    ]
+
+
+def _one_try(rank: int, node: int, attempt: int, minute: int) -> list[str]:
+    messages = [
+        f"init process group: backend=gloo rank={rank} world_size=4 local_rank={rank % 2} "
+        f"node={node} attempt={attempt}",
+        "step 1 start",
+    ]
+    for layer in range(2):
+        messages += ["  norm passed", "  attention passed", "  MoE passed", f"layer {layer} passed"]
+    messages += ["step 1 done, loss=0.0058", "step 2 start", "  norm passed", "  attention passed"]
+    return _stamped(minute, node, rank, messages)
+
+
+def _traceback(rank: int, error: str) -> list[str]:
+    return [
+        f"[rank{rank}]: Traceback (most recent call last):",
+        f'[rank{rank}]:   File "/srv/train/train.py", line 94, in main',
+        f"[rank{rank}]:     dist.all_reduce(x)",
+        f"[rank{rank}]: {error}",
+    ]
+
+
+def _timed_out_job(
+    tmp_path: Path, tries: int = 1, lost_in_retry: tuple[int, ...] = (), own: str = ""
+) -> Path:
+    """Two nodes' launch scripts, two ranks each, every rank under `timeout 45`; rank 2 sits
+    before the MoE all_reduce of step 2 and the others wait in it, until `timeout` stops all."""
+    files: dict[str, str] = {}
+    for node in (0, 1):
+        launch: list[str] = []
+        for attempt in range(tries):
+            minute = 58 + attempt
+            launch.append(
+                f"2026-12-07 23:{minute - 1:02d}:44 [launch] node {node} try {attempt + 1}/{tries}:"
+                f" starting ranks {2 * node}..{2 * node + 1} master=127.0.0.1:29963"
+            )
+            for rank in (2 * node, 2 * node + 1):
+                code = 1 if own and rank == 3 and attempt == 0 else 124
+                launch.append(
+                    f"2026-12-07 23:{minute:02d}:29 [launch] node {node} rank {rank} "
+                    f"(pid {14227 + 10 * attempt + rank}) exited with code {code}"
+                )
+            launch.append(
+                f"2026-12-07 23:{minute:02d}:30 [launch] node {node} try {attempt + 1} failed"
+            )
+        launch.append(f"2026-12-07 23:59:33 [launch] node {node}: giving up after {tries} tries")
+        files[f"node{node}/launch.log"] = "\n".join(launch) + "\n"
+        for rank in (2 * node, 2 * node + 1):
+            lines: list[str] = []
+            for attempt in range(tries):
+                lines += _one_try(rank, node, attempt, 58 + attempt)
+                if attempt == 0 and own and rank == 3:
+                    lines += _traceback(rank, own)
+                if attempt == 1 and rank in lost_in_retry:
+                    lines += _traceback(rank, f"RuntimeError: {CLOSED}")
+            files[f"node{node}/rank{rank}.txt"] = "\n".join(lines) + "\n"
+    return pack(tmp_path / "job.tar.gz", files, "job-1bff5cc7")
+
+
+def test_every_rank_a_timeout_stopped_at_one_checkpoint_is_a_hang_that_blames_nobody(
+    tmp_path: Path,
+) -> None:
+    report = analyze(_timed_out_job(tmp_path), AnalyzeOptions(workers=1))
+    assert report.diagnosis.category == "hang"
+    assert report.diagnosis.culprit_ranks == []
+    assert report.diagnosis.first_error is None
+    assert {r.last_checkpoint_qualified for r in report.ranks} == {
+        "step 2 / layer 0 / attention passed"
+    }
+
+
+def test_peers_lost_in_the_retry_as_the_timeouts_reached_them_keep_the_first_tries_stop(
+    tmp_path: Path,
+) -> None:
+    """The retry hung the same way; `timeout` stopped its ranks a moment apart, so ranks 0 and
+    3 lost peers stopped before them. The first try had no error: it is still a hang."""
+    job = _timed_out_job(tmp_path, tries=2, lost_in_retry=(0, 3))
+    diagnosis = analyze(job, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == []
+    assert diagnosis.first_error is None
+
+
+def test_a_rank_whose_own_error_the_first_try_logged_is_no_stop_from_outside(
+    tmp_path: Path,
+) -> None:
+    """Counterexample: rank 3 raised in the first try and ended with status 1: the ranks were
+    not all stopped from outside, and the answer is read from an error line, not the stop."""
+    job = _timed_out_job(tmp_path, tries=2, own="KeyError: 'expert_7'")
+    diagnosis = analyze(job, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category != "hang"
+    assert diagnosis.first_error is not None

@@ -64,6 +64,20 @@ from analyzers.formats.logging_headers import HEADERS
             "model run failed: boom",
             id="a job's own print with its rank label and no level",
         ),
+        pytest.param(
+            "2026-12-07 23:58:24,863 INFO node1 rank4 train:   norm passed",
+            "INFO",
+            4,
+            "  norm passed",
+            id="a multi-node format: host and rank words after the level, then the logger",
+        ),
+        pytest.param(
+            "2026-12-07 23:58:25,389 ERROR gpu-n02 rank 5 trainer.loop: step 2 failed",
+            "ERROR",
+            5,
+            "step 2 failed",
+            id="the host's own name and a dotted logger after the rank",
+        ),
     ],
 )
 def test_a_frameworks_header_gives_level_rank_and_message(text, level, rank, message):
@@ -90,3 +104,10 @@ def test_vllm_and_sglang_headers_keep_their_own_names_and_worker_tags():
 def test_the_renderers_headers_stand_in_the_table():
     assert HEADERS[:2] == pylogging.OWN_STAMP_PEELED_FIRST
     assert pylogging.LOGFMT_ANY_ORDER in HEADERS
+
+
+def test_a_word_before_the_rank_that_names_no_host_is_the_message():
+    """Only a host word with a digit in it (`node1`, `gpu-n02`) opens the multi-node header:
+    `model rank 3 failed:` is a sentence, and its words stay in the message."""
+    line = parse_line("2026-12-07 23:58:25,389 ERROR model rank 3 failed: bad shard")
+    assert line.message == "model rank 3 failed: bad shard"

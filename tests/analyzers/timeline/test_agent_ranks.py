@@ -315,6 +315,35 @@ def test_a_hosts_files_numbered_globally_keep_their_numbers(tmp_path):
     assert report.diagnosis.culprit_ranks == [6]
 
 
+def test_a_second_hosts_stdout_files_named_by_local_rank_are_read_as_the_ranks_they_state(
+    tmp_path,
+):
+    """A launch script's `> node1/local_rank_$l.stdout` redirect: node1's `local_rank_0.stdout`
+    states rank 2 and raises the collective timeout; it is rank 2's file alone, not a second
+    file of node0's rank 0."""
+    for node in (0, 1):
+        for local in (0, 1):
+            rank = 2 * node + local
+            lines = [f"23:59:52.672 {_init(rank, 4)}", "23:59:53.807 step 1 start", *STEPS[1:]]
+            if rank != 1:
+                lines += _traceback(rank, TIMEOUT)
+            write_lines(tmp_path, f"job-ad08/node{node}/local_rank_{local}.stdout", lines)
+    report = _run(tmp_path)
+    assert _files_of(report, 0) == ["job-ad08/node0/local_rank_0.stdout"]
+    assert _files_of(report, 2) == ["job-ad08/node1/local_rank_0.stdout"]
+    assert [r.rank for r in report.ranks] == [0, 1, 2, 3]
+
+
+def test_a_stdout_file_in_a_node_folder_numbered_globally_keeps_its_number(tmp_path):
+    """Counterexample: node1's `rank_2.stdout` and `rank_3.stdout` state ranks 2 and 3."""
+    for rank in range(4):
+        lines = [_init(rank, 4), *STEPS[1:], *(_traceback(rank, CAT) if rank == 3 else [])]
+        write_lines(tmp_path, f"job-ad08/node{rank // 2}/rank_{rank}.stdout", lines)
+    report = _run(tmp_path)
+    assert _files_of(report, 3) == ["job-ad08/node1/rank_3.stdout"]
+    assert report.diagnosis.culprit_ranks == [3]
+
+
 # --- two agents' consoles in one file, told apart by srun's task label ---------------------
 
 _CLOSED_LINE = (

@@ -205,3 +205,30 @@ def test_a_stage_that_skipped_a_part_named_by_its_layer_still_diverges() -> None
     job = {rank: _named_stage(2 * rank) for rank in range(4)}
     job[2] = [line for line in job[2] if line != "layer 4 / self_attn passed"]
     assert divergence(_layers(job)).ranks == [2]
+
+
+def _exchanging_stage(stage: int, stages: int, microbatches: int = 3) -> list[str]:
+    """A stage that logs its receive, its forward and its send of each micro-batch, as
+    `stage 1 recv ok (micro-batch 2)` normalises: the first stage receives nothing and the
+    last one hands its logits out instead of sending."""
+    out = []
+    for m in range(1, microbatches + 1):
+        if stage > 0:
+            out.append(f"microbatch {m} / recv ok")
+        out.append(f"microbatch {m} / forward done")
+        out.append(
+            f"microbatch {m} / send ok" if stage < stages - 1 else f"microbatch {m} / logits ready"
+        )
+    return out
+
+
+def test_stages_that_log_their_exchanges_part_on_their_place_not_on_a_code_path() -> None:
+    job = {rank: _exchanging_stage(rank, 4) for rank in range(4)}
+    assert divergence(_layers(job)).ranks == []
+
+
+def test_an_exchange_line_where_the_peers_close_a_layer_is_a_divergence() -> None:
+    """Counterexample: a stage whose micro-batch line stands where its peers log a layer."""
+    job = {rank: ["layer 0 passed", "layer 1 passed"] for rank in range(3)}
+    job[1] = ["layer 0 passed", "microbatch 1 / send ok"]
+    assert divergence(_layers(job)).ranks == [1]

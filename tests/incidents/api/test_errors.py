@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
@@ -169,3 +170,56 @@ def test_an_html_503_becomes_json_and_keeps_its_retry_after():
 
     assert_json_error(response, 503)
     assert response["Retry-After"] == "30"
+
+
+def _answer_while_handling(error: Exception, path: str) -> HttpResponse:
+    """handler500 as Django calls it: inside the `except` of the uncaught exception."""
+    try:
+        raise error
+    except Exception:
+        return api_errors.handler500(RequestFactory().get(path))
+
+
+@pytest.mark.parametrize("error", [OperationalError("terminating connection"), InterfaceError()])
+def test_a_lost_database_answers_503_to_ask_again_not_500(error):
+    api = _answer_while_handling(error, "/api/incidents/INC-1/")
+    page = _answer_while_handling(error, "/incidents/INC-1/")
+
+    body = assert_json_error(api, 503)
+    assert body["code"] == "database_unavailable"
+    assert page.status_code == 503
+    assert b"Reload the page" in page.content
+    assert api["Retry-After"] == page["Retry-After"] == "5"
+
+
+def test_any_other_uncaught_error_is_still_500():
+    assert _answer_while_handling(ValueError("bug"), "/api/incidents/").status_code == 500
+    assert _answer_while_handling(ValueError("bug"), "/incidents/").status_code == 500
+
+
+def _database_gone(*args, **kwargs):
+    raise OperationalError("terminating connection due to administrator command")
+
+
+@pytest.mark.django_db
+def test_a_status_poll_that_loses_the_database_answers_503(alice_token, monkeypatch):
+    """`ranklens --wait` asks again after a 503 but gives up on a 500."""
+    monkeypatch.setattr("incidents.api.incidents._incident", _database_gone)
+    client = Client(raise_request_exception=False)
+
+    response = client.get("/api/incidents/INC-1/", **bearer(alice_token))
+
+    assert_json_error(response, 503)
+    assert response["Retry-After"] == "5"
+
+
+@pytest.mark.django_db
+def test_a_page_view_that_loses_the_database_answers_503(alice, monkeypatch):
+    monkeypatch.setattr("incidents.runs.views._get_incident", _database_gone)
+    client = Client(raise_request_exception=False)
+    client.force_login(alice)
+
+    response = client.get("/incidents/INC-1/")
+
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
