@@ -53,6 +53,8 @@ eval: $(VENV)/.installed
 # bundle of ~700 MB and one 4x larger (bundles cached in $TMPDIR/ranklens-bench).
 # Also times the analysis plus the log viewer's line store (what the Celery task does), then
 # checkpoint-heavy jobs (8 ranks x 50,000 and 1,024 ranks x 2,000 checkpoints).
+# BENCH_ARGS=--noisy: a job printing four kinds of warning on every step (8 ranks x 50,000
+# lines, the error at the end) beside the job mix of the same size; its ratio should be no worse.
 # BENCH_ARGS=--quick for a ~70 MB smoke run; see bench/run.py --help.
 # bench/ is also a directory: without .PHONY make would call the target up to date.
 .PHONY: bench

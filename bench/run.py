@@ -5,6 +5,7 @@
     python bench/run.py --scale 2 --no-big
     python bench/run.py --with-store    # also: analysis + the log viewer's line store
     python bench/run.py --repeat 3      # three runs per bundle, the median one shown
+    python bench/run.py --noisy         # 8 ranks x 50,000 lines of per-step warnings
 
 Prints, per bundle size: the grep baseline time, the analysis time, their ratio and the
 analysis's peak RSS (parent and worker processes summed, sampled from /proc every 20 ms).
@@ -60,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     if args.bisection:
         return _bisection_rows(args, alternation)
+    if args.noisy:
+        return _noisy_rows(args, alternation)
     for scale in scales:
         bundle = _bundle(Path(args.dir), args.ranks, scale)
         size = _uncompressed_size(bundle)
@@ -99,6 +102,45 @@ def _bisection_rows(args: argparse.Namespace, alternation: str) -> int:
                 ratios = sorted(a.seconds / g.seconds for g, a in pairs)
                 print(f"  ratio over {len(pairs)} runs: {ratios[0]:.2f} - {ratios[-1]:.2f}")
     return 0
+
+
+NOISY_SIZE = (8, 50_000)  # ranks, lines per rank
+
+
+def _noisy_rows(args: argparse.Namespace, alternation: str) -> int:
+    """A job that prints warnings on every step and fails at the end, beside the job mix of
+    the same size (8 ranks x 50,000 checkpoints): the noisy ratio should be no worse."""
+    ranks, lines = NOISY_SIZE
+    bundles = (
+        (
+            f"{ranks} ranks x {lines:,} lines of per-step warnings",
+            _noisy_bundle(args, ranks, lines),
+        ),
+        (
+            f"{ranks} ranks x {lines:,} checkpoints, job",
+            _bisection_bundle(Path(args.dir), ranks, lines, "job"),
+        ),
+    )
+    for title, bundle in bundles:
+        size = _uncompressed_size(bundle)
+        pairs = [_timed_pair(bundle, alternation, args.workers) for _ in range(args.repeat)]
+        grep, analysis = _median_pair(pairs)
+        print(f"{title}:")
+        _print_row(1.0, size, bundle.stat().st_size, grep, analysis, "target <= the job's")
+    return 0
+
+
+def _noisy_bundle(args: argparse.Namespace, ranks: int, lines: int) -> Path:
+    from noisy import write_noisy_bundle
+
+    directory = Path(args.dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"noisy-v{GENERATOR_VERSION}-r{ranks}-l{lines}.tar.gz"
+    if not path.exists():
+        partial = path.with_suffix(".part")
+        write_noisy_bundle(partial, ranks=ranks, lines=lines)
+        partial.rename(path)
+    return path
 
 
 def _bisection_bundle(directory: Path, ranks: int, checkpoints: int, mix: str) -> Path:
@@ -146,6 +188,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         "--bisection",
         action="store_true",
         help="checkpoint-heavy jobs instead: 8 ranks x 50,000 and 1,024 ranks x 2,000",
+    )
+    parser.add_argument(
+        "--noisy",
+        action="store_true",
+        help="a job printing warnings on every step (8 ranks x 50,000 lines) beside the job mix",
     )
     parser.add_argument(
         "--dir", default=os.path.join(tempfile.gettempdir(), "ranklens-bench"), help="cache"

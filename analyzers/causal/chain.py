@@ -72,3 +72,23 @@ def outwaited(items: Sequence[Classified], stopped: Sequence[int]) -> bool:
         and not item.best.signature.peer_gone
         for item in items
     )
+
+
+def failed_by_itself(items: Sequence[Classified], stopped: Sequence[int]) -> bool:
+    """Whether a rank other than the stopped ones logged a failure of its own (an exception it
+    raised, a fault): the stopped ranks were left waiting for a rank that had ended by itself,
+    and the stop from outside (a script's `timeout`) only ended a job that rank had broken.
+    A line that reads as a stop itself, a lost peer or a launcher's exit record is no such
+    failure: it follows from a stop, or only summarises an end."""
+    for item in items:
+        best = item.best
+        if item.rank is None or item.rank in stopped or item.demoted:
+            continue
+        if item.tier not in OWN_FAILURE_TIERS:
+            continue
+        sig = best.signature if best is not None else None
+        if sig is None or not (
+            sig.peer_gone or sig.cause_if_silent or sig.outside_stop or sig.signalled_stop
+        ):
+            return True
+    return False

@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from analyzers.causal.chain import outwaited
+from analyzers.causal.chain import failed_by_itself, outwaited
 from analyzers.causal.local_ranks import global_ranks
 from analyzers.classify.matches import Classified
 from analyzers.classify.tiers import TIER_CAUSE, TIER_GENERIC
@@ -81,8 +81,9 @@ def demote_later_attempts(items: Sequence[Classified], scans: Sequence[FileScan]
         if item.demoted:
             continue  # it yielded to a line that says why the rank ended
         ranks = global_ranks(best.culprits, item, scans)
-        if best.signature.signalled_stop and outwaited(in_first, ranks):
-            continue  # its peers timed out waiting for it in that attempt: it had stalled
+        stopped_behind = outwaited(in_first, ranks) or failed_by_itself(in_first, ranks)
+        if best.signature.signalled_stop and stopped_behind:
+            continue  # its peers timed out waiting for it, or another rank failed first
         if ranks and all(_silent(rank, item, in_first) for rank in ranks):
             item.tier = max(item.tier, TIER_CAUSE)
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzers.causal.chain import outwaited
+from analyzers.causal.chain import failed_by_itself, outwaited
 from analyzers.causal.local_ranks import global_ranks
 from analyzers.classify.matches import Classified
 from analyzers.classify.tiers import TIER_CAUSE
 from analyzers.core.types import Correlation, FileScan, RankSummary
+from analyzers.timeline.attempts import Attempts
 
 
 def promote_silent_ends(
@@ -24,10 +25,13 @@ def promote_silent_ends(
 ) -> None:
     """A launcher's report of how a rank ended is that rank's own failure when the rank
     logged no error line itself: nothing else says what happened to it. A report that already
-    yielded to a line saying why the rank ended (`classify.block_context`) stays below it."""
+    yielded to a line saying why the rank ended (`classify.block_context`) stays below it.
+    A stop from outside of a rank that printed nothing is no failure of its own when another
+    rank, in the same try, failed by itself or timed out waiting for it."""
     if correlation is None:
         return
     summaries = {summary.rank: summary for summary in correlation.ranks}
+    attempts = Attempts(scans)
     for item in items:
         best = item.best
         if best is None or not best.signature.cause_if_silent or not best.culprits:
@@ -35,11 +39,26 @@ def promote_silent_ends(
         if item.demoted:
             continue
         ranks = global_ranks(best.culprits, item, scans)
-        if best.signature.signalled_stop and outwaited(items, ranks):
+        if best.signature.signalled_stop and _stopped_behind(item, items, ranks, attempts):
             continue
         named = [summaries.get(rank) for rank in ranks]
         if all(s is not None and _silent(s, item) and s.files for s in named):
             item.tier = max(item.tier, TIER_CAUSE)
+
+
+def _stopped_behind(
+    report: Classified, items: Sequence[Classified], ranks: Sequence[int], attempts: Attempts
+) -> bool:
+    """The stopped ranks were waiting on another rank in the report's try: a rank timed out
+    waiting for them, or failed by itself first. A later try's lines say nothing of it."""
+    number = attempts.placed(report.event.file, report.event.line)
+    same = [item for item in items if _not_after(item, number, attempts)]
+    return outwaited(same, ranks) or failed_by_itself(same, ranks)
+
+
+def _not_after(item: Classified, number: int | None, attempts: Attempts) -> bool:
+    placed = attempts.placed(item.event.file, item.event.line)
+    return number is None or placed is None or placed <= number
 
 
 def promote_first_own_ends(items: Sequence[Classified], correlation: Correlation | None) -> None:

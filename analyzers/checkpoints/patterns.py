@@ -67,9 +67,9 @@ _LAYER_DONE = (
 # a layer a model calls a block: `block 4 done` (`block 12 ok` is found by ` ok`), and a part
 # that names its block: `Block 4: norm done`
 _BLOCK_PART = rb"(?:\]? ?[:|/-] ?[a-z][\w.+/-]*(?: [a-z0-9][\w.+/-]*){0,2})?"
-_BLOCK_DONE = rb"block[ _-]?\d+" + _BLOCK_PART + rb" " + _LAYER_CLOSING
+_BLOCK_DONE = rb"block[ _-]?\d+(?:/\d+)?" + _BLOCK_PART + rb" " + _LAYER_CLOSING
 # the same shortened: `blk 4 done` (`blk 2 ✓` is found by its tick)
-_BLK_DONE = rb"blk[ _-]?\d+" + _BLOCK_PART + rb" " + _LAYER_CLOSING
+_BLK_DONE = rb"blk[ _-]?\d+(?:/\d+)?" + _BLOCK_PART + rb" " + _LAYER_CLOSING
 # a microbatch closed with its count: `microbatch 5/8 complete`, `micro-batch 2 done`
 _MICROBATCH_DONE = rb"micro[ _-]?batch[ _-]?#?\d+(?: ?/ ?\d+)? " + _CLOSING
 # a pipeline stage's phase with its micro-batch after the verb (`stage 1 recv ok (micro-batch
@@ -125,6 +125,14 @@ _EPOCH_DONE = (
 # a layer's own part closed with `ok` (`  norm ok`, `  MoE ok`), as the matcher's `submodule_ok`
 # rule reads it (the block is folded to lower case)
 _PART_OK = rb"(?:norm|attention|attn|mlp|ffn|forward|moe|experts?|router|gate|rotary|rope) ok"
+# a debugging print that names the part it ran after `after`, with the layer's tag (`after attn
+# L3: out.shape=...`, `after mlp layer 2: norm=3.1`), or the layer alone (`after layer 3: ...`)
+_AFTER_PART = rb"after (?:[a-z][\w.+/-]*(?: [a-z][\w.+/-]*)? (?:l|layer ?)|layer[ _-]?)\d"
+# a collective's line that names the layer it followed (`sync ok after layer 2`; `passed` is
+# found by `passed`, ` ok` by its confirmation)
+_DONE_AFTER_LAYER = (
+    rb"done after layer|finished after layer|complete after layer|completed after layer"
+)
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
     rb"to rank|"  # a hand-off's send line (`send hidden to rank 2`)
@@ -170,6 +178,10 @@ _DEFAULT_PREFILTER = (
     + _EPOCH_DONE
     + rb"|"
     + _REQUEST_PHASE_START
+    + rb"|"
+    + _AFTER_PART
+    + rb"|"
+    + _DONE_AFTER_LAYER
     + rb")"
 )
 _VERBS = tuple(b" " + word for word in _CLOSING_WORDS)
@@ -208,7 +220,11 @@ _CONFIRMED_LITERALS = {
     ),
     b"iter": Confirmation(re2.compile(_ITER_VERB), _VERBS),
     b"group": Confirmation(re2.compile(_GROUP_LIST)),
-    b" ok": Confirmation(re2.compile(rb"(?:layer[ _-]?|l|block[ _-]?)0+[^\n]* ok|" + _PART_OK)),
+    b" ok": Confirmation(
+        re2.compile(rb"(?:layer[ _-]?|l|block[ _-]?)0+[^\n]* ok|ok after layer|" + _PART_OK)
+    ),
+    # `after` is in many a line; only a part or a layer named after it with a layer's number
+    b"after ": Confirmation(re2.compile(_AFTER_PART)),
     b"block": Confirmation(re2.compile(_BLOCK_DONE), _VERBS[:3]),
     b"blk": Confirmation(re2.compile(_BLK_DONE), _VERBS[:3]),
     # per-microbatch metric lines (`micro_batch 23 loss=...`) are many; only a numbered
@@ -232,7 +248,9 @@ _MAX_PREFIXES = 12
 # The record's source set right-aligned at the end of its first row, as rich's console
 # (`Console.log`) and logging handler write it: `[17:45:27] load weights passed      infer.py:197`.
 # Only after two or more blanks: a message that names a file keeps it.
-_PATH_COLUMN = regex_programs.compile(r"[ \t]{2,}[\w.-]+\.py:\d+[ \t]*$")
+# Tried only where a run of blanks starts (the same match as from inside it, and a line of
+# blanks no longer costs the square of its length).
+_PATH_COLUMN = regex_programs.compile(r"(?<![ \t])[ \t]{2,}[\w.-]+\.py:\d+[ \t]*$")
 # A rank written as a word and its number with a blank after it and no colon
 # (`console.log(f"rank {rank} {msg}")`: `rank 3 load weights passed`). Cut only when the rest
 # is a checkpoint of its own, so each rank's line reads as its peers' do.

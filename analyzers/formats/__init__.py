@@ -26,5 +26,6 @@ its end: `refusal` (plain-words refusal),
 parsers for small structured files:
 `npu_smi`, `env`, `versions` (via `structured`). Shared pieces: `timestamps`, `codes`,
 `severity` (error/warning/noise and the prefilter knowledge), `blockfilter`, `hints`,
-`year_less` (times whose file never said the year, placed once the bundle is read).
+`year_less` (times whose file never said the year, placed once the bundle is read),
+`bare_stamp` (a date and time opening a line no header took).
 """

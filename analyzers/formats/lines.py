@@ -15,6 +15,7 @@ import re
 
 from analyzers.core import regex_programs
 from analyzers.formats import (
+    bare_stamp,
     d2log,
     epoch_stamp,
     ggml,
@@ -124,6 +125,8 @@ def parse_line(text: str) -> ParsedLine:
     if line.time is None and "collector_time" in line.tags:
         line.time = parse_time(line.tags["collector_time"])
         line.collected = line.time is not None
+    if line.time is None and line.source is None:
+        bare_stamp.take(line)
     if line.rank is None:
         found = _RANK_LABEL.match(line.message) or _RANK_IN_TEXT.search(line.message)
         if found:

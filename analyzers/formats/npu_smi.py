@@ -29,7 +29,9 @@ from analyzers.core import regex_programs
 _BUS_ID = regex_programs.compile(r"^[0-9A-Fa-f]{4}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d$")
 _VERSION = regex_programs.compile(r"npu-smi\s+(\S+)\s+Version:\s*(\S+)")
 _NO_PROCESS = regex_programs.compile(r"No running processes found in NPU (\d+)")
-_USAGE = regex_programs.compile(r"(\d+)\s*/\s*(\d+)")
+# `used / total`, tried only where a number starts and never giving back a digit or a blank
+# (neither could let the slash match): the same pairs, and a cell of digits read in one pass.
+_USAGE = regex_programs.compile(r"(?<!\d)(\d++)\s*+/\s*+(\d+)")
 _HEALTH_CHECK = regex_programs.compile(r"^\s*Health Status\s*:\s*(\S+)")
 
 

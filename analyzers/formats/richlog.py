@@ -42,7 +42,9 @@ HEADERS = (
         r"(?:(?<=INFO) {5}|(?<=DEBUG|ERROR) {4}|(?<=WARNING) {2}|(?<=CRITICAL) )",
     ),
 )
-_PATH_COLUMN = re.compile(r"\s+[\w.-]+\.py:\d+$")
+# Tried only where a run of blanks starts: from inside a run, the match from its start is the
+# same one, and trying every blank of a long run made a line of blanks cost its square.
+_PATH_COLUMN = re.compile(r"(?<!\s)\s+[\w.-]+\.py:\d+$")
 _DATE = re.compile(r"(\d\d)/(\d\d)/(\d\d) ")
 
 

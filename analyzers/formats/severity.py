@@ -171,14 +171,20 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
         return EventKind.WARNING
     if line.level in QUIET_LEVELS:
         return EventKind.WARNING if _notable(line.message, prefilter) else None
-    words = _without_options(
-        line.message, _unfoldered(prefilter.benign.sub(" ", line.message), prefilter), prefilter
-    )
+    words = classify_words(line.message, prefilter)
     if line.source == "cann" or prefilter.error_words.search(words):
         return EventKind.ERROR
     if prefilter.warning_words.search(words):
         return EventKind.WARNING
     return EventKind.WARNING if _notable(line.message, prefilter) else None
+
+
+def classify_words(message: str, prefilter: Prefilter) -> str:
+    """The words of a line without a level that its error and warning words are sought in:
+    no benign phrase, no run folder, no launch option."""
+    return _without_options(
+        message, _unfoldered(prefilter.benign.sub(" ", message), prefilter), prefilter
+    )
 
 
 def _without_options(message: str, words: str, prefilter: Prefilter) -> str:

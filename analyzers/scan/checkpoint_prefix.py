@@ -102,10 +102,10 @@ _TOKEN_SOURCE = (
 _TOKEN = regex_programs.compile(_TOKEN_SOURCE)
 # a token that names the request a server's line is about (`[req 3]`, `(request #3)`,
 # `request_id=3`, `req-3:`) or the layer a part line ran in (`[layer 2]`, `[L2]`, `L2:`,
-# `layer2:`; a bare `L2 ` is an L2 norm)
+# `layer2:`, the key=value field `layer=2`; a bare `L2 ` is an L2 norm)
 _SCOPE = regex_programs.compile(
     r"[\[(]?(?i:req(?:uest)?)(?:[ _-]?(?i:id))?(?:\s*[=:#-]\s*|\s+|[_-])#?\d"
-    r"|\[? ?(?:(?i:layer)[ _-]?\d|L\d+ ?[\]/:|])"
+    r"|\[? ?(?:(?i:layer)(?:[ _-]?| ?= ?)\d|L\d+ ?[\]/:|])"
 )
 _RUN = regex_programs.compile(rf"(?:{_TOKEN_SOURCE})+")
 # a terminal's colour codes, which a coloured logger may put inside a label

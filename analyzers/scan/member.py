@@ -40,7 +40,8 @@ from analyzers.formats.lines import parse_line
 from analyzers.formats.memory_checker import MemoryCheckerTracker
 from analyzers.formats.paste import PLAIN, learn_paste_layout
 from analyzers.formats.rank_tags import RankTags
-from analyzers.formats.severity import classify, load_prefilter
+from analyzers.formats.severity import load_prefilter
+from analyzers.formats.severity_memo import memo_for
 from analyzers.formats.stack_dump import StackDumpTracker
 from analyzers.formats.start_lines import StartLines
 from analyzers.formats.timestamps import resolve, year_from_name
@@ -112,6 +113,7 @@ class _FileScanner(QuietEnd, BlockPass):
         self.rank_tags = RankTags() if want_rank else None
         self.checkpoints = checkpoints
         self.prefilter = load_prefilter()
+        self.severity = memo_for(self.prefilter)
         self.filter = BlockFilter.build(self.prefilter, checkpoints)
         self.traceback = TracebackTracker()
         self.cann = CannBlockTracker()
@@ -248,7 +250,7 @@ class _FileScanner(QuietEnd, BlockPass):
             if tracker.feed(line_no, line, self):
                 return
         if hit:
-            kind = classify(line, self.prefilter)
+            kind = self.severity.classify(line)
             if kind is not None:
                 self.emit(line_no, line, kind)
 

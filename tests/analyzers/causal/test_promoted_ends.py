@@ -183,6 +183,26 @@ def test_a_rank_stopped_while_its_peers_lost_it_is_still_the_first_error(tmp_pat
     assert diagnosis.culprit_ranks == [2]
 
 
+def test_ranks_stopped_while_another_raised_its_own_error_are_no_first_error(tmp_path) -> None:
+    """Rank 1 raises an exception of its own and ends with status 1; the other ranks, left
+    waiting for it, say nothing until the script's `timeout` stops them (status 124): the stop
+    records only summarise their stop, and rank 1's exception is the first error."""
+    from tests.analyzers.job_bundles import analyze_job, ranks
+
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"])
+    job[1].at(2050).fails("KeyError: 'expert_7'", frame="forward")
+    script = "".join(
+        f"rank {rank} (pid {4101 + rank}) exited with code {1 if rank == 1 else 124}\n"
+        for rank in (0, 2, 3, 1)
+    )
+    diagnosis = analyze_job(tmp_path, job, {"launch.out": script}).diagnosis
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith("KeyError: 'expert_7'")
+    assert diagnosis.culprit_ranks == [1]
+
+
 LOST = (
     "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537] "
     "Read error [127.0.0.1]:36758: Connection reset by peer. This is typically caused by a "

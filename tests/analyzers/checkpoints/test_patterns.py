@@ -1149,3 +1149,12 @@ def test_a_number_without_padding_and_a_part_with_digits_keep_their_text():
     assert hit is not None
     assert hit.text == "layer 10 / fc2 passed"
     assert CheckpointMatcher().classify("layer 0 passed").text == "layer 0 passed"
+
+
+def test_a_path_column_is_cut_after_any_run_of_blanks_and_a_line_of_blanks_is_kept() -> None:
+    from analyzers.checkpoints.patterns import _PATH_COLUMN
+
+    assert _PATH_COLUMN.sub("", "a" + "\t" * 8192) == "a" + "\t" * 8192
+    assert _PATH_COLUMN.sub("", "load weights passed" + " " * 8000 + "infer.py:197  ") == (
+        "load weights passed"
+    )

@@ -10,7 +10,9 @@ docs/labelling.md#a-peer-lost-to-ranks-a-dump-ended, docs/labelling.md#a-wait-th
   cycle; "A wait that names its peer");
 - every rank a launch script's `timeout` stopped at the same checkpoint, none with an error of
   its own in the first try, is a hang that blames nobody, also when the retry's ranks lost
-  peers the timeouts had stopped a moment before theirs;
+  peers the timeouts had stopped a moment before theirs, or one of them raised there;
+- a rank that raised in the first try, while `timeout` stopped the others, is the first error
+  and the culprit: the script's records of the stopped ranks only summarise their stop;
 - a rank that lost its peers just before its own dump, while every other rank printed only a
   dump, lost them to the stop ("A peer lost to ranks a dump ended"), also when the dumps are
   an srun task's, behind its `N: ` label.
@@ -19,6 +21,8 @@ docs/labelling.md#a-peer-lost-to-ranks-a-dump-ended, docs/labelling.md#a-wait-th
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from analyzers import AnalyzeOptions, analyze
 from tests.analyzers.job_bundles import CLOSED, RankLog, bundle, decoder_steps, pack
@@ -242,10 +246,15 @@ def _traceback(rank: int, error: str) -> list[str]:
 
 
 def _timed_out_job(
-    tmp_path: Path, tries: int = 1, lost_in_retry: tuple[int, ...] = (), own: str = ""
+    tmp_path: Path,
+    tries: int = 1,
+    lost_in_retry: tuple[int, ...] = (),
+    own: str = "",
+    own_try: int = 0,
 ) -> Path:
     """Two nodes' launch scripts, two ranks each, every rank under `timeout 45`; rank 2 sits
-    before the MoE all_reduce of step 2 and the others wait in it, until `timeout` stops all."""
+    before the MoE all_reduce of step 2 and the others wait in it, until `timeout` stops all.
+    With `own`, rank 3 raises that error in try `own_try` instead and ends with status 1."""
     files: dict[str, str] = {}
     for node in (0, 1):
         launch: list[str] = []
@@ -256,7 +265,7 @@ def _timed_out_job(
                 f" starting ranks {2 * node}..{2 * node + 1} master=127.0.0.1:29963"
             )
             for rank in (2 * node, 2 * node + 1):
-                code = 1 if own and rank == 3 and attempt == 0 else 124
+                code = 1 if own and rank == 3 and attempt == own_try else 124
                 launch.append(
                     f"2026-12-07 23:{minute:02d}:29 [launch] node {node} rank {rank} "
                     f"(pid {14227 + 10 * attempt + rank}) exited with code {code}"
@@ -270,7 +279,7 @@ def _timed_out_job(
             lines: list[str] = []
             for attempt in range(tries):
                 lines += _one_try(rank, node, attempt, 58 + attempt)
-                if attempt == 0 and own and rank == 3:
+                if attempt == own_try and own and rank == 3:
                     lines += _traceback(rank, own)
                 if attempt == 1 and rank in lost_in_retry:
                     lines += _traceback(rank, f"RuntimeError: {CLOSED}")
@@ -302,12 +311,30 @@ def test_peers_lost_in_the_retry_as_the_timeouts_reached_them_keep_the_first_tri
     assert diagnosis.first_error is None
 
 
-def test_a_rank_whose_own_error_the_first_try_logged_is_no_stop_from_outside(
+@pytest.mark.parametrize("tries", [1, 2])
+def test_a_rank_that_raised_in_the_first_try_is_the_first_error_not_the_timeouts(
+    tmp_path: Path, tries: int
+) -> None:
+    """Rank 3 raised in the first try and ended with status 1 while `timeout` stopped the
+    others (status 124): its own exception is the first error and it is the culprit. The
+    script's `exited with code 124` records of the ranks left waiting for it are no failure of
+    their own, however early the script logged them."""
+    job = _timed_out_job(tmp_path, tries=tries, own="KeyError: 'expert_7'")
+    diagnosis = analyze(job, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "other"
+    assert diagnosis.culprit_ranks == [3]
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith("KeyError: 'expert_7'")
+    assert diagnosis.first_error.rank == 3
+
+
+def test_a_rank_that_raised_only_in_the_retry_leaves_the_first_tries_hang(
     tmp_path: Path,
 ) -> None:
-    """Counterexample: rank 3 raised in the first try and ended with status 1: the ranks were
-    not all stopped from outside, and the answer is read from an error line, not the stop."""
-    job = _timed_out_job(tmp_path, tries=2, own="KeyError: 'expert_7'")
+    """Counterexample: every rank of the first try was stopped by `timeout` with no error of
+    its own; rank 3's exception in the retry does not make the first try's stop its failure."""
+    job = _timed_out_job(tmp_path, tries=2, own="KeyError: 'expert_7'", own_try=1)
     diagnosis = analyze(job, AnalyzeOptions(workers=1)).diagnosis
-    assert diagnosis.category != "hang"
-    assert diagnosis.first_error is not None
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == []
+    assert diagnosis.first_error is None

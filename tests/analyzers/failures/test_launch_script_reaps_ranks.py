@@ -109,3 +109,41 @@ def test_ranks_the_script_killed_while_all_still_waited_are_a_hang_the_checkpoin
     assert diagnosis.category == "hang"
     assert diagnosis.first_error is None
     assert diagnosis.culprit_ranks == [2]
+
+
+# the same script bounding its wait with SIGTERM instead (`sending SIGTERM`, then `-15`)
+TERMINATED = REAPED.replace("SIGKILL", "SIGTERM").replace("code -9", "code -15")
+
+
+def test_ranks_the_script_terminated_past_its_limit_are_read_as_the_kill() -> None:
+    """The SIGTERM form of the notice is the same stop: the rule reads it, and the timeouts
+    and the rank the checkpoints leave behind keep their reading."""
+    diagnosis = diagnose_files(_job(TERMINATED, TIMEOUT))
+    assert_reads(diagnosis, "hccl", first_error="Timed out waiting 20000ms", beside=("hang",))
+    assert diagnosis.culprit_ranks == [2]
+    assert "tail.script_rank_reaped" in rules_of(diagnosis)
+
+
+def test_ranks_the_script_terminated_while_all_still_waited_are_a_hang() -> None:
+    files = _job(TERMINATED, TIMEOUT)
+    for rank in (0, 1, 3):
+        lines = files[f"job/log_{rank}.log"].splitlines()
+        files[f"job/log_{rank}.log"] = "".join(
+            f"{line}\n" for line in lines if not line.startswith("[rank")
+        )
+    diagnosis = diagnose_files(files)
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [2]
+    assert "tail.script_rank_reaped" in rules_of(diagnosis)
+
+
+def test_a_launchers_teardown_sigterm_after_a_failure_is_not_the_scripts_limit() -> None:
+    """Counterexample: torchrun's agent stopping the survivors once a child failed names no
+    rank still running past a limit."""
+    line = (
+        "W1207 10:05:02.118000 4400 torch/distributed/elastic/multiprocessing/api.py:897] "
+        "Sending process 4410 closing signal SIGTERM"
+    )
+    files = _job(REAPED.replace("still running after 30s, sending SIGKILL", "started"), TIMEOUT)
+    files["job/launch.log"] += line + "\n"
+    assert "tail.script_rank_reaped" not in rules_of(diagnose_files(files))

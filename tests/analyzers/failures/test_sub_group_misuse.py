@@ -57,6 +57,40 @@ def test_a_model_line_that_skips_its_group_leaves_the_timeout_first() -> None:
     assert "Timed out waiting 15000ms" in diagnosis.first_error.text
 
 
+def _shared_log_job(rank5_notice: str) -> dict[str, str]:
+    """One file per rank holding its prints and its stderr: the rank that used another pair's
+    handle goes on printing its layers after the warning, while its partner is left behind."""
+    files = {}
+    for r in range(6):
+        lines = [f"init done: rank={r} world=6 backend=gloo\n"]
+        lines += [f"step 0 layer {i} done\n" for i in range(3)] + ["step 0 finished\n"]
+        lines += ["step 1 layer 0 done\n"]
+        if r == 5:
+            lines += [rank5_notice]
+        lines += ["step 1 layer 1 done\n"]
+        if r != 4:
+            lines += ["step 1 layer 2 done\n"]
+        if r == 4:
+            lines += [PEER_CLOSED.format(r=r)]
+        else:
+            lines += [(TIMEOUT_SEND if r == 5 else TIMEOUT_RECV).format(r=r)]
+        files[f"job-5c2e9a10/log_{r}.log"] = "".join(lines)
+    return files
+
+
+def test_the_outside_group_warning_leads_though_its_rank_printed_progress_after_it() -> None:
+    notice = OUTSIDE.replace("rank 4", "rank 5") + '  _warn_not_in_group("all_reduce")\n'
+    diagnosis = diagnose_files(_shared_log_job(notice))
+    assert_reads(diagnosis, "hccl", first_error="which does not belong to the given group")
+    assert diagnosis.culprit_ranks == [5]
+
+
+def test_a_skip_the_model_decided_leaves_the_timeout_first_in_a_shared_log() -> None:
+    diagnosis = diagnose_files(_shared_log_job(SKIPPING.replace("rank 4", "rank 5")))
+    assert diagnosis.first_error is not None
+    assert "Timed out waiting 15000ms" in diagnosis.first_error.text
+
+
 A2A_OWN_BLOCK = (
     "[rank1]: RuntimeError: [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/"
     "alltoallv.cc:138] inLengthPerRank[myRank] == outLengthPerRank[myRank]. \n"

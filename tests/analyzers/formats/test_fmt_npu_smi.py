@@ -141,3 +141,10 @@ def test_collected_environment_checks(member, expected):
             facts.get("npu_smi", {}).get(key) if key == "health_checks" else facts["versions"][key]
         )
         assert found == value
+
+
+def test_a_usage_cell_of_digits_only_holds_no_pair_and_pairs_still_read() -> None:
+    from analyzers.formats.npu_smi import _USAGE
+
+    assert _USAGE.findall("0" * 8192) == []
+    assert _USAGE.findall("12 " * 2000 + "3 / 4  56/789") == [("3", "4"), ("56", "789")]

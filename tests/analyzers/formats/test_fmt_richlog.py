@@ -142,3 +142,10 @@ def test_a_stuck_rank_is_found_in_time_only_rich_logs(tmp_path):
     }
     assert report.correlation["last_common_checkpoint_qualified"] == "layer 1 / attention passed"
     assert report.diagnosis.culprit_ranks == [2]
+
+
+def test_a_line_of_blanks_keeps_its_text_and_a_column_after_blanks_goes() -> None:
+    from analyzers.formats.richlog import drop_path_column
+
+    assert drop_path_column("x" + " " * 8192) == "x" + " " * 8192
+    assert drop_path_column("load passed" + " " * 8000 + "infer.py:197") == "load passed"

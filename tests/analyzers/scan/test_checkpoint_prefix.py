@@ -22,6 +22,8 @@ from analyzers import AnalyzeOptions, analyze
 from analyzers.checkpoints.checkpoint_rules import load_knowledge
 from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.scan.checkpoint_prefix import MIN_REPEATS, CheckpointPrefix
+from tests.analyzers.excerpts import scan_text
+from tests.analyzers.job_bundles import pack
 
 START = datetime(2026, 11, 29, 7, 25, 36, 861000)
 LAYERS = 3
@@ -250,6 +252,32 @@ def test_structural_tokens_are_cut_at_once(message, expected):
     assert CheckpointPrefix().strip(message) == expected
 
 
+def test_a_layer_field_stops_the_cut_after_a_step_field():
+    # rich's continuation row under a repeated second; the step and layer as key=value fields
+    row = "                    INFO     step=2 layer=1 tp_allreduce passed          train.py:120"
+    assert CheckpointPrefix().strip(row) == "layer=1 tp_allreduce passed          train.py:120"
+    assert CheckpointMatcher().match(row) == "layer 1 / tp_allreduce passed"
+    # counterexample: a field that names no layer is cut as before
+    fields = "step=2 rank=1   norm passed"
+    assert CheckpointPrefix().strip(fields) == "  norm passed"
+
+
+def test_a_layer_field_keeps_its_layer_across_a_file(tmp_path):
+    files = {}
+    for rank in range(2):
+        rows = [f"[12/08/26 00:18:45] INFO     init done: rank={rank} world=2       train.py:49"]
+        for step in range(2):
+            for layer in range(3 if rank == 0 or step == 0 else 1):
+                rows.append(
+                    f"                    INFO     step={step} layer={layer} tp_allreduce"
+                    " passed            train.py:120"
+                )
+        files[f"logs/none_q1/attempt_0/{rank}/stdout.log"] = "\n".join(rows) + "\n"
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "job-4be1"), AnalyzeOptions(workers=1))
+    last = {r.rank: r.last_checkpoint_qualified for r in report.ranks}
+    assert last == {0: "layer 2 / tp_allreduce passed", 1: "layer 0 / tp_allreduce passed"}
+
+
 def test_a_label_is_cut_once_it_led_enough_lines():
     learner = CheckpointPrefix()
     seen = [learner.strip(LABELLED) for _ in range(MIN_REPEATS)]
@@ -384,3 +412,29 @@ def test_a_layer_label_is_left_to_the_message_once_learned():
     for _ in range(MIN_REPEATS):
         learner.strip(message)
     assert learner.strip(message) == message
+
+
+@pytest.mark.parametrize("count", [1, 2, 4])
+def test_a_short_log_of_step_prefixed_padded_lines_is_read(count):
+    """A rank's stdout under torchrun's `--log-dir` that holds only a few of the job's
+    zero-padded prints (`[step 001] rank 0 layer 02 norm ok`, as the held-out SIGTERM case
+    writes them): the step tag and the rank label are cut before any line repeated them, and
+    the padded layer reads as its value, as inside a whole log."""
+    lines = [
+        "[step 001] rank 0 layer 02 norm ok",
+        "[step 001] rank 0 layer 02 attention ok",
+        "[step 001] rank 0 layer 02 mlp ok",
+        "[step 001] rank 0 layer 02 ok",
+    ][:count]
+    text = "".join(f"{line}\n" for line in lines)
+    track = scan_text("job/torchrun_logs/none_x/attempt_0/0/stdout.log", text).facts["checkpoints"]
+    assert len(track) == count
+
+
+def test_a_step_prefixed_line_with_no_checkpoint_after_its_tags_is_none():
+    """Counterexample: the tags alone before words that are no checkpoint read as nothing."""
+    text = "[step 001] rank 0 waiting for peers\n"
+    track = scan_text("job/torchrun_logs/none_x/attempt_0/0/stdout.log", text).facts.get(
+        "checkpoints"
+    )
+    assert track is None or len(track) == 0
