@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from analyzers.core import regex_programs
 from analyzers.core.exits import signal_named
 from analyzers.core.rank_lists import ranks_named
 from analyzers.core.signal_names import Names, keywords
@@ -56,6 +57,8 @@ class LauncherEnd:
 
 def match_end(rules: Iterable[EndRule], message: str) -> LauncherEnd | None:
     """How the ranks a launcher line names ended, when one of the rules reads the line."""
+    if isinstance(rules, tuple) and _keyword_gate(rules).search(message) is None:
+        return None  # no rule's keyword in the line: no rule would try its regex
     for rule in rules:
         if not any(word in message for word in rule.keywords):
             continue
@@ -63,6 +66,21 @@ def match_end(rules: Iterable[EndRule], message: str) -> LauncherEnd | None:
         if found is not None:
             return _end_of(rule, found)
     return None
+
+
+_GATES: dict[int, tuple[tuple[EndRule, ...], re.Pattern[str]]] = {}
+
+
+def _keyword_gate(rules: tuple[EndRule, ...]) -> re.Pattern[str]:
+    """Every rule's keywords as one alternation, built once per rule set. Every event of a
+    bundle is asked whether it is a launcher's end line, and testing each of some ninety
+    keywords in turn cost more than the rest of that question; one search that finds none
+    of them answers it the same way."""
+    held = _GATES.get(id(rules))
+    if held is None or held[0] is not rules:
+        words = sorted({word for rule in rules for word in rule.keywords})
+        held = _GATES[id(rules)] = (rules, regex_programs.compile("|".join(map(re.escape, words))))
+    return held[1]
 
 
 def _end_of(rule: EndRule, found: re.Match[str]) -> LauncherEnd | None:

@@ -224,7 +224,11 @@ class SequenceQualifier:
         step line between. Call before `qualify`."""
         self._classify_new()
         hits = self._hits
+        openers = [i for i, hit in enumerate(hits) if _opens_decode(hit)]
         for text_ids in sequences:
+            # only a second opening line can show the repeat: a rank with fewer is not walked
+            if sum(map(text_ids.count, openers)) < 2:
+                continue
             opened = layered = False
             for text_id in text_ids:
                 hit = hits[text_id]
@@ -343,3 +347,8 @@ def _step_after(hit: CheckpointHit) -> int | None:
     if hit.step is None:
         return None
     return hit.step + 1 if hit.role == "train_step" else hit.step
+
+
+def _opens_decode(hit: CheckpointHit | None) -> bool:
+    """A phase line that opens the decode loop (`prefill passed`)."""
+    return hit is not None and hit.role == "phase" and hit.opens_decode

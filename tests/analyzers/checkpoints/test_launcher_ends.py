@@ -9,7 +9,7 @@ import re
 import pytest
 
 from analyzers.checkpoints.checkpoint_rules import load_knowledge
-from analyzers.checkpoints.launcher_ends import read_end_rule
+from analyzers.checkpoints.launcher_ends import match_end, read_end_rule
 from analyzers.checkpoints.patterns import launcher_end
 
 KNOWLEDGE_DATA = load_knowledge()
@@ -161,3 +161,16 @@ def test_a_shell_job_report_names_the_rank_its_command_passes(line, ranks, local
 )
 def test_a_shell_job_report_without_a_literal_rank_names_none(line):
     assert launcher_end(line) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        *(example[0] for rule in KNOWLEDGE_DATA.launcher_ends for example in rule.examples),
+        *(line for rule in KNOWLEDGE_DATA.launcher_ends for line in rule.counterexamples),
+        "[rank3]: RuntimeError: NCCL communicator was aborted",
+    ],
+)
+def test_the_keyword_gate_answers_as_the_rules_one_by_one(line):
+    # a list of the rules skips the gate and tries each rule's keywords in turn
+    assert launcher_end(line) == match_end(list(KNOWLEDGE_DATA.launcher_ends), line)

@@ -77,3 +77,15 @@ def test_a_single_prefill_keeps_its_decode_step_reading() -> None:
     # one prefill, then a rank that died in the first decode step's first layer
     one = ["prefill start: 8 tokens", *LAYER, "layer 0 passed", "prefill passed", LAYER[0]]
     assert _labels([one])[0][-1] == "decode step 0 / layer 0 / norm passed"
+
+
+def test_a_repeat_on_one_rank_is_learned_whatever_the_other_ranks_hold() -> None:
+    # ranks with one `prefill passed` or none are skipped unread; the one with two still
+    # shows the repeat, and every rank's layers after `prefill passed` read it
+    repeated = [*LAYER, "layer 0 passed", "prefill passed"] * 2 + [LAYER[0]]
+    single = [*LAYER, "layer 0 passed", "prefill passed", LAYER[0]]
+    plain = [*LAYER, "layer 0 passed"]
+    labels = _labels([plain, single, repeated])
+    assert labels[1][-1] == "layer 0 / norm passed"
+    assert labels[2][-1] == "layer 0 / norm passed"
+    assert _labels([plain, single])[1][-1] == "decode step 0 / layer 0 / norm passed"
