@@ -27,6 +27,9 @@ from analyzers.formats import severity
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.severity import Prefilter, classify
 
+# Lines a process classifies plainly before it builds the memo: a quiet bundle's files never
+# earn back the widening's compile, a noisy one passes this in its first file.
+WARM_LINES = 256
 MAX_FORMS = 50_000  # zeroed forms kept; a log of ever new lines starts afresh past that
 _SENSITIVE = object()  # digits matter in this form: classify each line
 _MISSING = object()
@@ -38,11 +41,31 @@ class SeverityMemo:
     """`classify` for one prefilter, answered once per zeroed form where digits cannot
     matter."""
 
-    __slots__ = ("_answers", "_digit_phrases", "_error_words", "_widened", "prefilter")
+    __slots__ = (
+        "_answers",
+        "_digit_phrases",
+        "_error_words",
+        "_unbuilt",
+        "_widened",
+        "prefilter",
+    )
 
-    def __init__(self, prefilter: Prefilter) -> None:
+    def __init__(self, prefilter: Prefilter, warm: int = WARM_LINES) -> None:
         self.prefilter = prefilter
-        self._answers: dict[tuple[str, str | None, str | None], Any] | None = {}
+        self._answers: dict[tuple[str, str | None, str | None], Any] | None = None
+        self._digit_phrases: tuple[str, ...] = ()
+        self._widened: tuple[re.Pattern[str], ...] | list[re.Pattern[str]] = ()
+        self._error_words: tuple[re.Pattern[str] | None, re.Pattern[str] | None] = (None, None)
+        self._unbuilt = warm + 1  # lines left to classify plainly, then one more builds
+        if not warm:
+            self._build()
+
+    def _build(self) -> None:
+        """Widen the patterns that name digits: about a tenth of a second of compiling,
+        which only a process that classifies many lines earns back."""
+        prefilter = self.prefilter
+        self._unbuilt = 0
+        self._answers = {}
         self._digit_phrases = tuple(
             zeroed(p.decode("utf-8", "replace")) for p in prefilter.notable_info if _digits(p)
         )
@@ -53,6 +76,11 @@ class SeverityMemo:
             self._answers = None
 
     def classify(self, line: ParsedLine) -> EventKind | None:
+        if self._unbuilt:
+            self._unbuilt -= 1
+            if self._unbuilt:
+                return classify(line, self.prefilter)
+            self._build()
         answers = self._answers
         if answers is None:
             return classify(line, self.prefilter)

@@ -29,7 +29,7 @@ LINES = [
 
 @pytest.fixture
 def memo() -> SeverityMemo:
-    return SeverityMemo(load_prefilter())
+    return SeverityMemo(load_prefilter(), warm=0)
 
 
 def test_memo_answers_as_classify_line_by_line(memo: SeverityMemo) -> None:
@@ -52,3 +52,15 @@ def test_a_warning_printed_every_step_is_classified_once(memo: SeverityMemo) -> 
     assert len(memo._answers or {}) == 1
     memo.classify(parse_line(LINES[0].replace("step 12", "step 47")))
     assert len(memo._answers or {}) == 1
+
+
+def test_the_memo_is_built_only_once_enough_lines_were_classified() -> None:
+    """A process that reads a few lines never pays for widening the long alternation; its
+    answers are classify's either way."""
+    memo = SeverityMemo(load_prefilter(), warm=3)
+    lines = [parse_line(text) for text in LINES[:3]]
+    for line in lines:
+        assert memo.classify(line) == classify(line, load_prefilter())
+    assert memo._answers is None
+    memo.classify(lines[0])
+    assert memo._answers is not None
