@@ -180,10 +180,14 @@ class Bundle:
     def skip(self, name: str, why: Said) -> None:
         """Warn that member `name` is not read, and count it: a bundle whose every file was
         skipped must say so, not that it holds no files."""
-        said = say("bundle.skipped", name=repr(name), why=why)
+        said = self._warn_skipped(name, why)
         self.skipped += 1
         self._first_skip = self._first_skip or said
+
+    def _warn_skipped(self, name: str, why: Said) -> Said:
+        said = say("bundle.skipped", name=repr(name), why=why)
         self.warn(said)
+        return said
 
     def limit_hits(self) -> list[LimitHit]:
         return self.budget.finish()
@@ -263,9 +267,8 @@ class Bundle:
         stream.close()
         self._binary_bytes += len(head)
         why = say("skip.binary", what=say(f"binary.{kind}"))
-        said = say("bundle.skipped", name=repr(member.path), why=why)
+        said = self._warn_skipped(member.path, why)
         self._first_binary = self._first_binary or said
-        self.warn(said)
         listed = SkippedFile(member.path, FileKind.OTHER, None, 0, member.size, member.modified)
         listed.skipped, listed.skipped_zh = why.en, why.zh
         self.binary.append((self._handed_out, listed))

@@ -99,12 +99,7 @@ def test_a_rank_killed_while_its_peers_ran_keeps_the_kill_reading() -> None:
 def test_ranks_the_script_killed_while_all_still_waited_are_a_hang_the_checkpoints_blame() -> None:
     """Nobody raised before the script's limit ran out: the kill stopped a job that had stopped
     advancing, read as every rank stopped from outside at once."""
-    files = _job(REAPED, TIMEOUT)
-    for rank in (0, 1, 3):
-        lines = files[f"job/log_{rank}.log"].splitlines()
-        files[f"job/log_{rank}.log"] = "".join(
-            f"{line}\n" for line in lines if not line.startswith("[rank")
-        )
+    files = _peers_quiet(_job(REAPED, TIMEOUT))
     diagnosis = diagnose_files(files)
     assert diagnosis.category == "hang"
     assert diagnosis.first_error is None
@@ -125,12 +120,7 @@ def test_ranks_the_script_terminated_past_its_limit_are_read_as_the_kill() -> No
 
 
 def test_ranks_the_script_terminated_while_all_still_waited_are_a_hang() -> None:
-    files = _job(TERMINATED, TIMEOUT)
-    for rank in (0, 1, 3):
-        lines = files[f"job/log_{rank}.log"].splitlines()
-        files[f"job/log_{rank}.log"] = "".join(
-            f"{line}\n" for line in lines if not line.startswith("[rank")
-        )
+    files = _peers_quiet(_job(TERMINATED, TIMEOUT))
     diagnosis = diagnose_files(files)
     assert diagnosis.category == "hang"
     assert diagnosis.culprit_ranks == [2]
@@ -147,3 +137,14 @@ def test_a_launchers_teardown_sigterm_after_a_failure_is_not_the_scripts_limit()
     files = _job(REAPED.replace("still running after 30s, sending SIGKILL", "started"), TIMEOUT)
     files["job/launch.log"] += line + "\n"
     assert "tail.script_rank_reaped" not in rules_of(diagnose_files(files))
+
+
+def _peers_quiet(files: dict[str, str]) -> dict[str, str]:
+    """The same job with ranks 0, 1 and 3 printing no timeout of their own: every rank was still
+    waiting when the script's limit ran out."""
+    for rank in (0, 1, 3):
+        lines = files[f"job/log_{rank}.log"].splitlines()
+        files[f"job/log_{rank}.log"] = "".join(
+            f"{line}\n" for line in lines if not line.startswith("[rank")
+        )
+    return files
